@@ -1,0 +1,97 @@
+# nvtxtc - a compiler-style toolchain for NVTXT.
+#
+#   make            build ./nvtxtc (installs flex and bison when missing and root)
+#   make check      the TAP suite, through prove
+#   make demo       lint and canonical output of every file in examples/
+#   make install    PREFIX=/usr/local DESTDIR=  (the binary and the manual pages)
+#
+# ./configure (from configure.ac) may write config.mk with the same variables.
+
+-include config.mk
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARNINGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra
+CPPFLAGS += -Isrc -Ibuild
+FLEX ?= flex
+BISON ?= bison
+PROVE ?= prove
+
+B = build
+
+LIB_SRCS = src/lang.c src/colors.c src/util.c src/diag.c src/compile.c src/sema.c \
+	src/pass_pairing.c src/pass_category.c src/pass_naming.c src/emit_nvtxt.c src/fmt.c \
+	src/output.c
+UNIT_SRCS = tests/unit/colors.c
+GEN_OBJS = $(B)/nvtxt.tab.o $(B)/nvtxt.lex.o
+LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o) $(GEN_OBJS)
+UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/unit/%.t,$(UNIT_SRCS))
+
+all: nvtxtc
+
+$(B)/.deps-ok:
+	@mkdir -p $(B)
+	@sh .ci/deps flex bison
+	@touch $@
+
+$(B)/nvtxt.tab.c $(B)/nvtxt.tab.h: grammar/nvtxt.y $(B)/.deps-ok
+	$(BISON) -Wall -Werror --defines=$(B)/nvtxt.tab.h -o $(B)/nvtxt.tab.c grammar/nvtxt.y
+
+$(B)/nvtxt.lex.c $(B)/nvtxt.lex.h: grammar/nvtxt.l $(B)/.deps-ok
+	$(FLEX) --header-file=$(B)/nvtxt.lex.h -o $(B)/nvtxt.lex.c grammar/nvtxt.l
+
+# flex's generated scanner compares signed and unsigned sizes and has unused helpers.
+$(B)/nvtxt.lex.o: CFLAGS += -Wno-sign-compare -Wno-unused-function
+
+$(B)/%.o: $(B)/%.c
+	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/%.o: src/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h
+	@mkdir -p $(B)
+	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/nvtxt.lex.o: $(B)/nvtxt.tab.h
+$(B)/nvtxt.tab.o: $(B)/nvtxt.lex.h
+
+$(B)/libnvtxt.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $(LIB_OBJS)
+
+nvtxtc: $(B)/main.o $(B)/libnvtxt.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/libnvtxt.a $(LDLIBS)
+
+$(B)/tests/unit/%.t: tests/unit/%.c tests/unit/tap.h $(B)/libnvtxt.a
+	@mkdir -p $(B)/tests/unit
+	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt.a $(LDLIBS)
+
+check: nvtxtc $(UNIT_TESTS)
+	@sh .ci/deps prove
+	$(PROVE) --exec '' $(UNIT_TESTS) tests/*.t
+
+demo: nvtxtc
+	@for f in examples/*.nvtxt; do \
+		echo "== nvtxtc lint $$f"; ./nvtxtc lint $$f || exit 1; \
+		echo "== nvtxtc --emit=nvtxt $$f (first lines)"; \
+		./nvtxtc --emit=nvtxt $$f > $(B)/demo.out || exit 1; head -n 5 $(B)/demo.out; \
+	done
+	@echo "demo: every example lints clean and has a normal form"
+
+install: nvtxtc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 nvtxtc $(DESTDIR)$(BINDIR)/nvtxtc
+	install -m 644 man/nvtxtc.1 $(DESTDIR)$(MANDIR)/man1/nvtxtc.1
+	for p in man/*.5; do install -m 644 $$p $(DESTDIR)$(MANDIR)/man5/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/nvtxtc $(DESTDIR)$(MANDIR)/man1/nvtxtc.1
+	for p in man/*.5; do rm -f $(DESTDIR)$(MANDIR)/man5/$${p#man/}; done
+
+clean:
+	rm -rf $(B) nvtxtc
+
+.PHONY: all check demo install uninstall clean
+
+-include $(wildcard $(B)/*.d)

@@ -1,0 +1,263 @@
+/*
+ * nvtxt.y - the NVTXT grammar (pure bison parser with locations).
+ *
+ * One line is one instruction (nvtxt(5), LEXICAL STRUCTURE): blank, a
+ * comment, an assignment, a definition or a call.  Each finished line is
+ * handed on at once (frontend_finish_line), so the parse streams.  A syntax
+ * error discards the rest of its line only: "error EOL" resumes at the
+ * next line, so one bad line never hides the errors of the next.
+ */
+%require "3.6"
+%define api.pure full
+%define api.prefix {nvtxt_yy}
+%define api.token.prefix {TOK_}
+%define api.location.type {struct nvtxt_loc}
+%define parse.error custom
+/* no reduction on a guess: an error is found before the line's action runs, and lists what was expected */
+%define lr.default-reduction consistent
+%locations
+%expect 0
+
+%code requires {
+#include "frontend.h"
+typedef void *yyscan_t;
+}
+
+%code provides {
+#define YY_DECL int nvtxt_yylex(NVTXT_YYSTYPE *yylval_param, NVTXT_YYLTYPE *yylloc_param, yyscan_t yyscanner)
+YY_DECL;
+}
+
+%code {
+/* A rule's location: from its first symbol to the end of its last; an empty rule sits right after the previous symbol. */
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                                  \
+	do {                                                                         \
+		if (N) {                                                             \
+			(Cur) = YYRHSLOC(Rhs, 1);                                    \
+			if (YYRHSLOC(Rhs, N).line == (Cur).line)                     \
+				(Cur).len = YYRHSLOC(Rhs, N).col + YYRHSLOC(Rhs, N).len - (Cur).col; \
+		} else {                                                             \
+			(Cur) = YYRHSLOC(Rhs, 0);                                    \
+			(Cur).col += (Cur).len;                                      \
+			(Cur).len = 0;                                               \
+		}                                                                    \
+	} while (0)
+#define YYLOCATION_PRINT(File, Loc) ((void)0)
+static void nvtxt_yyerror(const struct nvtxt_loc *loc, yyscan_t scanner, struct nvtxt_frontend *fe, const char *msg);
+}
+
+%param {yyscan_t scanner}
+%parse-param {struct nvtxt_frontend *fe}
+
+%union {
+	struct nvtxt_str str;
+	struct nvtxt_value *val;
+}
+
+%token END 0 "end of file"
+%token EOL "end of line"
+%token COMMA "','"
+%token EQUALS "'='"
+%token AT "'@'"
+%token <str> IDENT "name"
+%token <str> COMMENT "comment"
+%token <str> BAD "character"
+%token <val> VALUE "value"
+
+%%
+
+file:
+	%empty
+|	file line
+;
+
+line:
+	instr EOL       { frontend_finish_line(fe); }
+|	error EOL       { yyerrok; frontend_drop_line(fe); }
+;
+
+instr:
+	%empty
+		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_BLANK, .loc = @$ }; }
+|	COMMENT
+		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_COMMENT, .loc = @$, .name = $1, .name_loc = @1, .end_loc = @1 }; }
+|	IDENT EQUALS VALUE
+		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_ASSIGNMENT, .loc = @$, .name = $1, .name_loc = @1, .end_loc = @3 };
+		  frontend_add_value(fe, $3); }
+|	IDENT EQUALS
+		{ struct nvtxt_loc at = @2;
+		  at.col += at.len; at.len = 0;
+		  diag_error(fe->diags, &at, "expected a value after '=' in the assignment to '%s', found end of line", $1.ptr);
+		  fe->line_syntax_error = true; }
+|	AT IDENT deflist
+		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_DEFINITION, .loc = @$, .name = $2, .name_loc = @2, .end_loc = @$ }; }
+|	IDENT
+		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_CALL, .loc = @$, .name = $1, .name_loc = @1, .end_loc = @1 }; }
+|	IDENT COMMA args
+		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_CALL, .loc = @$, .name = $1, .name_loc = @1, .end_loc = @$ }; }
+;
+
+deflist:
+	%empty
+|	deflist COMMA IDENT     { frontend_add_arg(fe, $3, &@3); }
+;
+
+args:
+	arg
+|	args COMMA arg
+;
+
+arg:
+	%empty                  { frontend_add_absent(fe, &@$); }
+|	VALUE                   { frontend_add_value(fe, $1); }
+;
+
+%%
+
+static void describe_text(struct buf *out, const char *p, size_t len)
+{
+	size_t shown = len > 40 ? 37 : len;
+	for (size_t i = 0; i < shown; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c < 0x20 || c == 0x7f)
+			buf_printf(out, "\\x%02X", c);
+		else
+			buf_addc(out, (char)c);
+	}
+	if (shown < len)
+		buf_adds(out, "...");
+}
+
+static void describe_token(struct nvtxt_frontend *fe, yysymbol_kind_t token, struct buf *out)
+{
+	const struct nvtxt_value *v = fe->last_value;
+
+	switch (token) {
+	case YYSYMBOL_EOL:
+		buf_adds(out, "end of line");
+		break;
+	case YYSYMBOL_YYEOF:
+		buf_adds(out, "end of file");
+		break;
+	case YYSYMBOL_COMMA:
+		buf_adds(out, "','");
+		break;
+	case YYSYMBOL_EQUALS:
+		buf_adds(out, "'='");
+		break;
+	case YYSYMBOL_AT:
+		buf_adds(out, "'@'");
+		break;
+	case YYSYMBOL_IDENT:
+		buf_adds(out, "name '");
+		describe_text(out, fe->last_token.ptr, fe->last_token.len);
+		buf_adds(out, "'");
+		break;
+	case YYSYMBOL_COMMENT:
+		buf_adds(out, "a comment");
+		break;
+	case YYSYMBOL_VALUE:
+		if (!v) {
+			buf_adds(out, "a value");
+		} else if (v->quote == '$') {
+			buf_adds(out, "expansion '$");
+			describe_text(out, v->text.ptr, v->text.len);
+			buf_adds(out, "'");
+		} else if (v->kind == NVTXT_V_INTEGER) {
+			buf_adds(out, "integer ");
+			describe_text(out, v->text.ptr, v->text.len);
+		} else if (v->quote) {
+			buf_printf(out, "string %c", v->quote);
+			describe_text(out, v->text.ptr, v->text.len);
+			buf_printf(out, "%c", v->quote);
+		} else {
+			buf_adds(out, "'");
+			describe_text(out, v->text.ptr, v->text.len);
+			buf_adds(out, "'");
+		}
+		break;
+	case YYSYMBOL_BAD:
+		if (fe->last_token.len == 1 && fe->last_token.ptr[0] == '\r')
+			buf_adds(out, "a carriage return not followed by a line feed");
+		else if (fe->last_token.len == 1 && fe->last_token.ptr[0] == '\0')
+			buf_adds(out, "a NUL byte");
+		else {
+			buf_adds(out, "'");
+			describe_text(out, fe->last_token.ptr, fe->last_token.len);
+			buf_adds(out, "'");
+		}
+		break;
+	default:
+		buf_adds(out, "something else");
+		break;
+	}
+}
+
+/*
+ * Syntax errors say what was expected and what was found, in the words of
+ * nvtxt(5); the few positions where a generic token list would be unclear
+ * get a sentence of their own.
+ */
+static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, struct nvtxt_frontend *fe)
+{
+	yysymbol_kind_t expected[8];
+	int n = yypcontext_expected_tokens(ctx, expected, 8);
+	yysymbol_kind_t found = yypcontext_token(ctx);
+	struct nvtxt_loc loc = *yypcontext_location(ctx);
+	struct buf what = { 0 }, msg = { 0 };
+	bool line_start = false, after_name = false, after_value = false;
+
+	(void)scanner;
+	if (fe->line_syntax_error)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (expected[i] == YYSYMBOL_AT)
+			line_start = true;
+		if (expected[i] == YYSYMBOL_EQUALS)
+			after_name = true;
+	}
+	if (n == 1 && expected[0] == YYSYMBOL_EOL)
+		after_value = true;
+	describe_token(fe, found, &what);
+	if (found == YYSYMBOL_EOL)
+		loc.len = 0;
+	if (line_start) {
+		buf_printf(&msg, "expected a command call, an assignment, a definition ('@') or a comment ('#') at the start of a line, found %s", what.ptr);
+	} else if (after_name) {
+		buf_printf(&msg, "expected '=' (an assignment) or ',' (a command call) after the name, found %s", what.ptr);
+	} else if (after_value) {
+		buf_printf(&msg, "expected end of line after the value, found %s", what.ptr);
+		if (found == YYSYMBOL_COMMA)
+			buf_adds(&msg, " (an assignment takes exactly one value)");
+		else if (found == YYSYMBOL_VALUE)
+			buf_adds(&msg, " (an assignment takes exactly one value; quote a string that mixes text and '$')");
+	} else {
+		buf_adds(&msg, "expected ");
+		for (int i = 0; i < n; i++) {
+			const char *name;
+			switch (expected[i]) {
+			case YYSYMBOL_IDENT: name = "an argument name"; break;
+			case YYSYMBOL_VALUE: name = "a value"; break;
+			default: name = yysymbol_name(expected[i]); break;
+			}
+			if (i)
+				buf_adds(&msg, i + 1 == n ? " or " : ", ");
+			buf_adds(&msg, name);
+		}
+		buf_printf(&msg, ", found %s", what.ptr);
+		if (found == YYSYMBOL_VALUE)
+			buf_adds(&msg, " (values are separated by ',')");
+	}
+	diag_error(fe->diags, &loc, "%s", msg.ptr);
+	fe->line_syntax_error = true;
+	buf_free(&what);
+	buf_free(&msg);
+	return 0;
+}
+
+/* Only "memory exhausted" reaches here: syntax errors go through yyreport_syntax_error. */
+static void nvtxt_yyerror(const struct nvtxt_loc *loc, yyscan_t scanner, struct nvtxt_frontend *fe, const char *msg)
+{
+	(void)scanner;
+	diag_error(fe->diags, loc, "%s (the parser's stack is full)", msg);
+}

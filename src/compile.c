@@ -1,0 +1,304 @@
+/*
+ * compile.c - the front end's driver for one input: reading (BOM, UTF-16
+ * detection), the per-line AST storage the parser fills, the source text
+ * behind diagnostics, and the hand-off of each line to the passes or to
+ * the layout formatter.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "frontend.h"
+#include "sema.h"
+#include "nvtxt.tab.h"
+#define YYSTYPE NVTXT_YYSTYPE
+#define YYLTYPE NVTXT_YYLTYPE
+#include "nvtxt.lex.h"
+
+/* --- the line arena ------------------------------------------------------ */
+
+enum { ARENA_CHUNK = 64 * 1024 };
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	struct arena_chunk *c = a->head;
+
+	size = (size + 15) & ~(size_t)15;
+	if (!c || c->size - c->used < size) {
+		size_t n = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+		c = xmalloc(sizeof(*c) + n);
+		c->size = n;
+		c->used = 0;
+		c->next = a->head;
+		a->head = c;
+	}
+	c->used += size;
+	return c->data + c->used - size;
+}
+
+/* Keeps one standard chunk, so a steady stream of short lines never allocates. */
+void arena_reset(struct arena *a)
+{
+	struct arena_chunk *keep = NULL, *c = a->head, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		if (!keep && c->size == ARENA_CHUNK) {
+			keep = c;
+			keep->next = NULL;
+			keep->used = 0;
+		} else {
+			free(c);
+		}
+	}
+	a->head = keep;
+}
+
+void arena_free(struct arena *a)
+{
+	struct arena_chunk *c = a->head, *next;
+	for (; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	a->head = NULL;
+}
+
+/* --- reading ------------------------------------------------------------- */
+
+static ssize_t read_some(struct nvtxt_frontend *fe, void *buf, size_t max)
+{
+	ssize_t n;
+	do
+		n = read(fe->fd, buf, max);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		fe->io_errno = errno;
+		fe->stop = true;
+		return 0;
+	}
+	return n;
+}
+
+/* Looks at the first bytes: skips a UTF-8 BOM, rejects UTF-16. */
+static void start_input(struct nvtxt_frontend *fe)
+{
+	struct nvtxt_loc at = { 1, 1, 0, 0 };
+	unsigned char *p = fe->pending;
+
+	fe->started = true;
+	while (fe->npending < 3) {
+		ssize_t n = read_some(fe, p + fe->npending, 3 - fe->npending);
+		if (n <= 0)
+			break;
+		fe->npending += (size_t)n;
+	}
+	if (fe->npending >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+		fe->npending = 0;
+		fe->offset = fe->line_offset = 3;
+		return;
+	}
+	if (fe->npending >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
+		at.len = 2;
+		diag_error(fe->diags, &at,
+			   "the file is UTF-16 (it starts with a UTF-16 byte order mark %s); NVTXT files are UTF-8: convert it, e.g. with iconv -f UTF-16 -t UTF-8",
+			   p[0] == 0xFF ? "FF FE" : "FE FF");
+		fe->stop = true;
+		return;
+	}
+	if (fe->npending >= 2 && ((p[0] == 0 && p[1] > 0 && p[1] < 0x80) || (p[1] == 0 && p[0] > 0 && p[0] < 0x80))) {
+		at.len = 1;
+		diag_error(fe->diags, &at,
+			   "the file looks like UTF-16 without a byte order mark (it has NUL bytes between its characters); NVTXT files are UTF-8");
+		fe->stop = true;
+	}
+}
+
+size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max)
+{
+	size_t n = 0;
+	ssize_t got;
+
+	if (!fe->started)
+		start_input(fe);
+	if (fe->stop)
+		return 0;
+	if (fe->npending) {
+		n = fe->npending < max ? fe->npending : max;
+		memcpy(buf, fe->pending, n);
+		memmove(fe->pending, fe->pending + n, fe->npending - n);
+		fe->npending -= n;
+		return n;
+	}
+	got = read_some(fe, buf, max);
+	return got > 0 ? (size_t)got : 0;
+}
+
+/* --- the source behind diagnostics --------------------------------------- */
+
+static const char *source_line(void *user, const struct nvtxt_loc *loc, size_t *len)
+{
+	struct nvtxt_frontend *fe = user;
+	uint64_t off = loc->line_offset;
+	ssize_t n;
+
+	bool current = fe->line_done ? loc->line + 1 == fe->line : loc->line == fe->line;
+
+	/*
+	 * A regular file is read back, so the excerpt is the whole line even
+	 * when the scanner is still inside it; other inputs only have the
+	 * text of the current line, as far as it was scanned.
+	 */
+	if (!fe->seekable) {
+		if (!current)
+			return NULL;
+		*len = fe->line_text.len;
+		return fe->line_text.ptr ? fe->line_text.ptr : "";
+	}
+	buf_reset(&fe->excerpt);
+	buf_reserve(&fe->excerpt, FRONTEND_LINE_KEEP);
+	do
+		n = pread(fe->fd, fe->excerpt.ptr, FRONTEND_LINE_KEEP, (off_t)off);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return NULL;
+	fe->excerpt.len = (size_t)n;
+	for (size_t i = 0; i < fe->excerpt.len; i++)
+		if (fe->excerpt.ptr[i] == '\n') {
+			fe->excerpt.len = i;
+			break;
+		}
+	if (fe->excerpt.len && fe->excerpt.ptr[fe->excerpt.len - 1] == '\r')
+		fe->excerpt.len--;
+	*len = fe->excerpt.len;
+	return fe->excerpt.ptr;
+}
+
+/* --- parser actions ------------------------------------------------------ */
+
+void frontend_add_value(struct nvtxt_frontend *fe, const struct nvtxt_value *v)
+{
+	void *p = fe->values;
+	xgrow(&p, &fe->values_cap, fe->nvalues + 1, sizeof(*fe->values));
+	fe->values = p;
+	fe->values[fe->nvalues++] = *v;
+}
+
+void frontend_add_absent(struct nvtxt_frontend *fe, const struct nvtxt_loc *loc)
+{
+	struct nvtxt_value v = { .kind = NVTXT_V_ABSENT, .loc = *loc };
+	frontend_add_value(fe, &v);
+}
+
+void frontend_add_arg(struct nvtxt_frontend *fe, struct nvtxt_str name, const struct nvtxt_loc *loc)
+{
+	if (fe->nargs + 1 > fe->args_cap) {
+		size_t cap = fe->args_cap;
+		void *p = fe->args;
+		xgrow(&p, &cap, fe->nargs + 1, sizeof(*fe->args));
+		fe->args = p;
+		fe->arg_locs = xrealloc(fe->arg_locs, cap * sizeof(*fe->arg_locs));
+		fe->args_cap = cap;
+	}
+	fe->args[fe->nargs] = name;
+	fe->arg_locs[fe->nargs++] = *loc;
+}
+
+static void reset_line(struct nvtxt_frontend *fe)
+{
+	fe->nvalues = 0;
+	fe->nargs = 0;
+	fe->line_syntax_error = false;
+	fe->last_value = NULL;
+	fe->last_token = (struct nvtxt_str){ "", 0 };
+	arena_reset(&fe->arena);
+	fe->lines++;
+}
+
+void frontend_finish_line(struct nvtxt_frontend *fe)
+{
+	struct nvtxt_instr *in = &fe->instr;
+
+	in->values = fe->values;
+	in->nvalues = fe->nvalues;
+	in->args = fe->args;
+	in->arg_locs = fe->arg_locs;
+	in->nargs = fe->nargs;
+	if (!fe->line_syntax_error && !fe->stop)
+		fe->consume(fe->consume_user, in);
+	reset_line(fe);
+}
+
+void frontend_drop_line(struct nvtxt_frontend *fe)
+{
+	reset_line(fe);
+}
+
+/* --- one input ----------------------------------------------------------- */
+
+static void consume_checked(void *user, const struct nvtxt_instr *in)
+{
+	sema_instruction(user, in);
+}
+
+int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_result *res)
+{
+	struct nvtxt_frontend fe;
+	struct nvtxt_diags diags;
+	struct sema *sema = NULL;
+	struct stat st;
+	yyscan_t scanner;
+	int status;
+
+	memset(&fe, 0, sizeof(fe));
+	memset(res, 0, sizeof(*res));
+	nvtxt_diags_init(&diags, opt->diag_config, opt->sink, opt->display_name);
+	fe.fd = opt->fd;
+	fe.seekable = fstat(opt->fd, &st) == 0 && S_ISREG(st.st_mode);
+	fe.line = 1;
+	fe.col = 1;
+	fe.diags = &diags;
+	fe.source = (struct nvtxt_source){ &fe, source_line };
+	diags.source = &fe.source;
+	if (opt->instruction) {
+		fe.consume = opt->instruction;
+		fe.consume_user = opt->instruction_user;
+	} else {
+		sema = sema_new(&diags, opt->backend);
+		fe.consume = consume_checked;
+		fe.consume_user = sema;
+	}
+
+	if (nvtxt_yylex_init_extra(&fe, &scanner) != 0) {
+		res->io_errno = errno ? errno : ENOMEM;
+		return 2;
+	}
+	nvtxt_yyparse(scanner, &fe);
+	nvtxt_yylex_destroy(scanner);
+
+	if (sema) {
+		if (!fe.io_errno)
+			sema_finish(sema);
+		if (sema_io_errno(sema))
+			res->io_errno = sema_io_errno(sema);
+		sema_free(sema);
+	}
+	if (fe.io_errno)
+		res->io_errno = fe.io_errno;
+	res->errors = diags.errors;
+	res->warnings = diags.warnings;
+	res->hidden_errors = diags.hidden_errors;
+	res->hidden_warnings = diags.hidden_warnings;
+	res->lines = fe.lines;
+
+	status = res->io_errno ? 2 : diags.errors ? 1 : 0;
+	arena_free(&fe.arena);
+	free(fe.values);
+	free(fe.args);
+	free(fe.arg_locs);
+	buf_free(&fe.line_text);
+	buf_free(&fe.excerpt);
+	return status;
+}

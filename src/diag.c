@@ -1,0 +1,302 @@
+/*
+ * diag.c - diagnostics: the engine (levels, counting, --max-errors) and the
+ * GCC-format text printer with source excerpts and carets.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+static const struct {
+	const char *name;
+	const char *description;
+} warnings[NVTXT_W_COUNT] = {
+	[NVTXT_W_UNCLOSED_RANGE] = { "unclosed-range", "a RangePush is still open at end of file" },
+	[NVTXT_W_DUPLICATE_PARENT] = { "duplicate-parent",
+				       "the same AddChildCategory pair is given twice" },
+	[NVTXT_W_RENAME] = { "rename",
+			     "a category, thread, process or file is named twice, differently" },
+};
+
+const char *nvtxt_warning_name(enum nvtxt_warning w)
+{
+	return (unsigned)w < NVTXT_W_COUNT ? warnings[w].name : NULL;
+}
+
+const char *nvtxt_warning_description(enum nvtxt_warning w)
+{
+	return (unsigned)w < NVTXT_W_COUNT ? warnings[w].description : NULL;
+}
+
+enum nvtxt_warning nvtxt_warning_lookup(const char *name)
+{
+	for (int i = 0; i < NVTXT_W_COUNT; i++)
+		if (strcmp(warnings[i].name, name) == 0)
+			return (enum nvtxt_warning)i;
+	return NVTXT_W_NONE;
+}
+
+void nvtxt_diag_config_init(struct nvtxt_diag_config *cfg)
+{
+	for (int i = 0; i < NVTXT_W_COUNT; i++)
+		cfg->level[i] = NVTXT_LEVEL_WARN;
+	cfg->max_errors = 50;
+}
+
+void nvtxt_diags_init(struct nvtxt_diags *e, const struct nvtxt_diag_config *cfg,
+		      struct nvtxt_diag_sink sink, const char *file)
+{
+	memset(e, 0, sizeof(*e));
+	e->config = cfg;
+	e->sink = sink;
+	e->file = file;
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	struct buf b = { 0 };
+	buf_vprintf(&b, fmt, ap);
+	if (!b.ptr)
+		return xstrndup("", 0);
+	return b.ptr;
+}
+
+struct nvtxt_diag *diag_begin(struct nvtxt_diags *e, enum nvtxt_warning w,
+			      const struct nvtxt_loc *loc, const char *fmt, ...)
+{
+	struct nvtxt_diag *d;
+	va_list ap;
+
+	if (w != NVTXT_W_NONE && e->config->level[w] == NVTXT_LEVEL_OFF)
+		return NULL;
+	d = xcalloc(1, sizeof(*d));
+	d->warning = w;
+	if (w == NVTXT_W_NONE) {
+		d->severity = NVTXT_SEV_ERROR;
+	} else if (e->config->level[w] == NVTXT_LEVEL_ERROR) {
+		d->severity = NVTXT_SEV_ERROR;
+		d->promoted = true;
+	} else {
+		d->severity = NVTXT_SEV_WARNING;
+	}
+	d->file = e->file;
+	if (loc)
+		d->loc = *loc;
+	va_start(ap, fmt);
+	d->message = vformat(fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+void diag_note(struct nvtxt_diag *d, const struct nvtxt_loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+	struct nvtxt_note *n;
+
+	if (!d)
+		return;
+	d->notes = xrealloc(d->notes, (d->nnotes + 1) * sizeof(*d->notes));
+	n = &d->notes[d->nnotes++];
+	memset(n, 0, sizeof(*n));
+	if (loc)
+		n->loc = *loc;
+	va_start(ap, fmt);
+	n->message = vformat(fmt, ap);
+	va_end(ap);
+}
+
+void diag_fixit(struct nvtxt_diag *d, const char *text)
+{
+	if (!d)
+		return;
+	free(d->fixit);
+	d->fixit = xstrndup(text, strlen(text));
+}
+
+void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d)
+{
+	unsigned long *count, *hidden;
+
+	if (!d)
+		return;
+	if (d->severity == NVTXT_SEV_ERROR) {
+		count = &e->errors;
+		hidden = &e->hidden_errors;
+	} else {
+		count = &e->warnings;
+		hidden = &e->hidden_warnings;
+	}
+	if (e->config->max_errors && *count >= e->config->max_errors)
+		(*hidden)++;
+	else if (e->sink.report)
+		e->sink.report(e->sink.user, d, e->source);
+	(*count)++;
+	for (size_t i = 0; i < d->nnotes; i++)
+		free(d->notes[i].message);
+	free(d->notes);
+	free(d->message);
+	free(d->fixit);
+	free(d);
+}
+
+bool diag_would_show(const struct nvtxt_diags *e, enum nvtxt_severity sev)
+{
+	unsigned long n = sev == NVTXT_SEV_ERROR ? e->errors : e->warnings;
+	return !e->config->max_errors || n < e->config->max_errors;
+}
+
+void diag_error(struct nvtxt_diags *e, const struct nvtxt_loc *loc, const char *fmt, ...)
+{
+	struct nvtxt_diag *d;
+	va_list ap;
+
+	d = diag_begin(e, NVTXT_W_NONE, loc, "%s", "");
+	va_start(ap, fmt);
+	free(d->message);
+	d->message = vformat(fmt, ap);
+	va_end(ap);
+	diag_end(e, d);
+}
+
+/* --- the text printer ---------------------------------------------------- */
+
+#define SGR_BOLD "\033[1m"
+#define SGR_RED "\033[1;31m"
+#define SGR_MAGENTA "\033[1;35m"
+#define SGR_CYAN "\033[1;36m"
+#define SGR_GREEN "\033[32m"
+#define SGR_RESET "\033[0m"
+
+/* Longest excerpt shown; longer lines are cut to a window around the caret. */
+enum { EXCERPT_MAX = 160 };
+
+static void put_sgr(struct nvtxt_text_printer *p, const char *sgr)
+{
+	if (p->color)
+		fputs(sgr, p->out);
+}
+
+/* A byte shown in an excerpt: tabs kept, control bytes and invalid bytes as '?'. */
+static void put_excerpt_byte(FILE *out, unsigned char c)
+{
+	if (c == '\t' || (c >= 0x20 && c != 0x7f))
+		putc(c, out);
+	else
+		putc('?', out);
+}
+
+static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_source *src,
+			  const struct nvtxt_loc *loc, const char *fixit)
+{
+	const char *text;
+	size_t len, from, to, caret, span;
+	char num[16];
+	int width;
+
+	if (!src || !loc->line)
+		return;
+	text = src->line(src->user, loc, &len);
+	if (!text)
+		return;
+	caret = loc->col ? loc->col - 1 : 0;
+	if (caret > len)
+		caret = len;
+	span = loc->len;
+	if (caret + span > len)
+		span = len - caret;
+	from = 0;
+	to = len;
+	if (len > EXCERPT_MAX) {
+		from = caret > EXCERPT_MAX / 2 ? caret - EXCERPT_MAX / 2 : 0;
+		to = from + EXCERPT_MAX < len ? from + EXCERPT_MAX : len;
+		if (span > to - caret)
+			span = to - caret;
+	}
+	snprintf(num, sizeof(num), "%u", (unsigned)loc->line);
+	width = strlen(num) > 4 ? (int)strlen(num) : 4;
+	fprintf(p->out, " %*s | ", width, num);
+	if (from > 0)
+		fputs("...", p->out);
+	for (size_t i = from; i < to; i++)
+		put_excerpt_byte(p->out, (unsigned char)text[i]);
+	if (to < len)
+		fputs("...", p->out);
+	fputc('\n', p->out);
+
+	fprintf(p->out, " %*s | ", width, "");
+	if (from > 0)
+		fputs("   ", p->out);
+	for (size_t i = from; i < caret; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == '\t')
+			putc('\t', p->out);
+		else if ((c & 0xC0) != 0x80)
+			putc(' ', p->out);
+	}
+	put_sgr(p, SGR_GREEN);
+	putc('^', p->out);
+	for (size_t i = 1; i < span; i++)
+		if (((unsigned char)text[caret + i] & 0xC0) != 0x80)
+			putc('~', p->out);
+	put_sgr(p, SGR_RESET);
+	fputc('\n', p->out);
+
+	if (fixit) {
+		fprintf(p->out, " %*s | ", width, "");
+		if (from > 0)
+			fputs("   ", p->out);
+		for (size_t i = from; i < caret; i++) {
+			unsigned char c = (unsigned char)text[i];
+			if (c == '\t')
+				putc('\t', p->out);
+			else if ((c & 0xC0) != 0x80)
+				putc(' ', p->out);
+		}
+		put_sgr(p, SGR_GREEN);
+		fputs(fixit, p->out);
+		put_sgr(p, SGR_RESET);
+		fputc('\n', p->out);
+	}
+}
+
+static void print_head(struct nvtxt_text_printer *p, const char *file,
+		       const struct nvtxt_loc *loc, const char *sgr, const char *what,
+		       const char *message)
+{
+	put_sgr(p, SGR_BOLD);
+	if (loc->line)
+		fprintf(p->out, "%s:%u:%u:", file, (unsigned)loc->line, (unsigned)loc->col);
+	else
+		fprintf(p->out, "%s:", file);
+	put_sgr(p, SGR_RESET);
+	putc(' ', p->out);
+	put_sgr(p, sgr);
+	fprintf(p->out, "%s:", what);
+	put_sgr(p, SGR_RESET);
+	fprintf(p->out, " %s", message);
+}
+
+void nvtxt_print_diag(struct nvtxt_text_printer *p, const struct nvtxt_diag *d,
+		      const struct nvtxt_source *src)
+{
+	bool error = d->severity == NVTXT_SEV_ERROR;
+
+	print_head(p, d->file, &d->loc, error ? SGR_RED : SGR_MAGENTA, error ? "error" : "warning",
+		   d->message);
+	if (d->warning != NVTXT_W_NONE)
+		fprintf(p->out, " [-W%s%s]", d->promoted ? "error=" : "",
+			nvtxt_warning_name(d->warning));
+	fputc('\n', p->out);
+	print_excerpt(p, src, &d->loc, d->fixit);
+	for (size_t i = 0; i < d->nnotes; i++) {
+		print_head(p, d->file, &d->notes[i].loc, SGR_CYAN, "note", d->notes[i].message);
+		fputc('\n', p->out);
+		print_excerpt(p, src, &d->notes[i].loc, NULL);
+	}
+}
+
+void nvtxt_text_printer_report(void *user, const struct nvtxt_diag *d,
+			       const struct nvtxt_source *src)
+{
+	nvtxt_print_diag(user, d, src);
+}

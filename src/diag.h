@@ -1,0 +1,124 @@
+/*
+ * diag.h - the structured diagnostic record, the per-file engine that
+ * applies -W settings and --max-errors, and the GCC-format text printer.
+ *
+ * Every problem nvtxtc finds is one `struct nvtxt_diag`: a severity, an
+ * optional warning name, a location, a message, an optional fix-it (the
+ * text that would replace the located token) and notes at related places.
+ * Printers (text now; JSON or an LSP later) only see these records.
+ */
+#ifndef NVTXT_DIAG_H
+#define NVTXT_DIAG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "nvtxt.h"
+#include "util.h"
+
+enum nvtxt_severity { NVTXT_SEV_NOTE, NVTXT_SEV_WARNING, NVTXT_SEV_ERROR };
+
+/* The warnings, each with a -W name; errors have no name and are never disabled. */
+enum nvtxt_warning {
+	NVTXT_W_UNCLOSED_RANGE,   /* a RangePush still open at end of file */
+	NVTXT_W_DUPLICATE_PARENT, /* the same AddChildCategory pair twice */
+	NVTXT_W_RENAME,           /* a category, thread, process or file named twice, differently */
+	NVTXT_W_COUNT,
+	NVTXT_W_NONE = -1         /* a plain error */
+};
+
+/* "unclosed-range" etc., and a one-line description for --help. */
+const char *nvtxt_warning_name(enum nvtxt_warning w);
+const char *nvtxt_warning_description(enum nvtxt_warning w);
+/* Returns the warning called `name`, or NVTXT_W_NONE. */
+enum nvtxt_warning nvtxt_warning_lookup(const char *name);
+
+struct nvtxt_note {
+	struct nvtxt_loc loc; /* line 0: a note about no place in the file */
+	char *message;
+};
+
+struct nvtxt_diag {
+	enum nvtxt_severity severity; /* as reported, after -Werror */
+	enum nvtxt_warning warning;   /* NVTXT_W_NONE for errors */
+	bool promoted;                /* a warning turned into an error by -Werror */
+	const char *file;             /* the name shown for the input */
+	struct nvtxt_loc loc;
+	char *message;
+	char *fixit;                  /* replacement for the located token, or NULL */
+	struct nvtxt_note *notes;
+	size_t nnotes;
+};
+
+/* What the command line decided: per warning off (0), warning (1) or error (2). */
+enum { NVTXT_LEVEL_OFF, NVTXT_LEVEL_WARN, NVTXT_LEVEL_ERROR };
+struct nvtxt_diag_config {
+	unsigned char level[NVTXT_W_COUNT];
+	unsigned long max_errors;     /* 0: no cap; else errors and warnings are each capped */
+};
+void nvtxt_diag_config_init(struct nvtxt_diag_config *cfg);
+
+struct nvtxt_source;
+
+/* Where finished diagnostics go, with the source text their locations refer to. */
+struct nvtxt_diag_sink {
+	void *user;
+	void (*report)(void *user, const struct nvtxt_diag *d, const struct nvtxt_source *src);
+};
+
+/* The per-file engine: counts, caps and forwards. */
+struct nvtxt_diags {
+	const struct nvtxt_diag_config *config;
+	struct nvtxt_diag_sink sink;
+	const char *file;
+	const struct nvtxt_source *source;       /* may be NULL */
+	unsigned long errors, warnings;          /* all, shown or not */
+	unsigned long hidden_errors, hidden_warnings;
+};
+
+void nvtxt_diags_init(struct nvtxt_diags *e, const struct nvtxt_diag_config *cfg,
+		      struct nvtxt_diag_sink sink, const char *file);
+
+/*
+ * Starts a diagnostic at `loc`: an error when w is NVTXT_W_NONE, else the
+ * warning w at its configured level.  Returns NULL when the warning is
+ * disabled; diag_note, diag_fixit and diag_end accept NULL and do nothing.
+ */
+struct nvtxt_diag *diag_begin(struct nvtxt_diags *e, enum nvtxt_warning w,
+			      const struct nvtxt_loc *loc, const char *fmt, ...) NVTXT_PRINTF(4, 5);
+void diag_note(struct nvtxt_diag *d, const struct nvtxt_loc *loc, const char *fmt, ...)
+	NVTXT_PRINTF(3, 4);
+void diag_fixit(struct nvtxt_diag *d, const char *text);
+/* Counts the diagnostic, sends it to the sink unless over the cap, frees it. */
+void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d);
+
+/* True when a diagnostic of severity `sev` would be shown (not over the cap). */
+bool diag_would_show(const struct nvtxt_diags *e, enum nvtxt_severity sev);
+
+/* A shorthand: an error with a message and nothing else. */
+void diag_error(struct nvtxt_diags *e, const struct nvtxt_loc *loc, const char *fmt, ...)
+	NVTXT_PRINTF(3, 4);
+
+/*
+ * The source text behind locations, for the excerpt under a diagnostic:
+ * returns the line that `loc` is on (without its line break) and its
+ * length, or NULL when the text is no longer available.
+ */
+struct nvtxt_source {
+	void *user;
+	const char *(*line)(void *user, const struct nvtxt_loc *loc, size_t *len);
+};
+
+/* The GCC-format printer: FILE:LINE:COL: SEVERITY: MESSAGE [-Wname], excerpt, caret, fix-it, notes. */
+struct nvtxt_text_printer {
+	FILE *out;
+	bool color;
+};
+/* Prints d; excerpts come from src, which may be NULL (no excerpts). */
+void nvtxt_print_diag(struct nvtxt_text_printer *p, const struct nvtxt_diag *d,
+		      const struct nvtxt_source *src);
+/* A sink callback for nvtxt_diag_sink.report: user is a struct nvtxt_text_printer. */
+void nvtxt_text_printer_report(void *user, const struct nvtxt_diag *d,
+			       const struct nvtxt_source *src);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * fmt.h - the layout formatter (nvtxtc fmt): prints each line's AST node
+ * back with normalised layout, keeping comments, variables, definitions,
+ * expansions and every value's spelling, so it never changes what a file
+ * means (nvtxtc(1), fmt).
+ */
+#ifndef NVTXT_FMT_H
+#define NVTXT_FMT_H
+
+#include <stdio.h>
+
+#include "ast.h"
+
+struct nvtxt_fmt {
+	FILE *out;
+	unsigned long pending_blank;  /* blank lines seen since the last printed line */
+	bool printed;                 /* a line was printed */
+};
+
+/*
+ * The instruction callback for nvtxt_compile's syntax mode; user is a
+ * struct nvtxt_fmt.  Layout: `Name = value`, `@Cmd, A, B`, `Cmd, v, v`
+ * (an absent value as nothing between commas), comments from column 1
+ * without trailing blanks, LF line endings, runs of blank lines collapsed
+ * to one, none at the start or the end.
+ */
+void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in);
+
+#endif

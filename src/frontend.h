@@ -1,0 +1,81 @@
+/*
+ * frontend.h - private to the scanner, the parser and compile.c: the
+ * per-file front-end state that flex's yyextra and bison's %param carry.
+ */
+#ifndef NVTXT_FRONTEND_H
+#define NVTXT_FRONTEND_H
+
+#include <stdbool.h>
+
+#include "ast.h"
+#include "diag.h"
+#include "util.h"
+
+/* Memory for one line's AST: bump allocation, released at end of line. */
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, size;
+	char data[];
+};
+struct arena {
+	struct arena_chunk *head;
+};
+void *arena_alloc(struct arena *a, size_t size);
+void arena_reset(struct arena *a);
+void arena_free(struct arena *a);
+
+/* The longest part of a line kept for diagnostic excerpts, in bytes. */
+enum { FRONTEND_LINE_KEEP = 4096 };
+
+struct nvtxt_frontend {
+	/* input */
+	int fd;
+	bool seekable;
+	bool started;            /* the BOM check ran */
+	bool stop;               /* stop reading (UTF-16, I/O error) */
+	int io_errno;
+	unsigned char pending[4];
+	size_t npending;
+
+	/* position of the next byte */
+	uint32_t line, col;
+	uint64_t offset, line_offset;
+	bool line_done;          /* the last token was a line break */
+	bool eof_eol_sent;
+	struct buf line_text;    /* the current line, up to FRONTEND_LINE_KEEP bytes */
+	struct buf excerpt;      /* an earlier line, read back for a note */
+
+	/* the current line's AST */
+	struct nvtxt_instr instr;
+	struct arena arena;
+	struct nvtxt_value *values;
+	size_t nvalues, values_cap;
+	struct nvtxt_str *args;
+	struct nvtxt_loc *arg_locs;
+	size_t nargs, args_cap;
+	bool line_syntax_error;  /* later lexical errors on this line are not reported */
+	struct nvtxt_str last_token;     /* the text of the last name, comment or bad byte */
+	struct nvtxt_value *last_value;  /* the last value token */
+
+	struct nvtxt_diags *diags;
+	struct nvtxt_source source;
+	unsigned long lines;
+
+	/* where finished lines go */
+	void (*consume)(void *user, const struct nvtxt_instr *in);
+	void *consume_user;
+};
+
+/* Called by YY_INPUT: fills buf with up to max bytes; 0 at end of input. */
+size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max);
+
+/* Parser actions. */
+void frontend_add_value(struct nvtxt_frontend *fe, const struct nvtxt_value *v);
+void frontend_add_absent(struct nvtxt_frontend *fe, const struct nvtxt_loc *loc);
+void frontend_add_arg(struct nvtxt_frontend *fe, struct nvtxt_str name, const struct nvtxt_loc *loc);
+/* The line's instruction (fe->instr) is complete: hand it on unless the line had a syntax error. */
+void frontend_finish_line(struct nvtxt_frontend *fe);
+void frontend_drop_line(struct nvtxt_frontend *fe);
+
+
+#endif

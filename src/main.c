@@ -1,0 +1,523 @@
+/*
+ * main.c - the nvtxtc driver: options, inputs and outputs, exit status.
+ * Everything else is the library (compile.h and the back ends).
+ *
+ * Exit status (nvtxtc(1), EXIT STATUS): 0 no errors; 1 errors in an input
+ * (or warnings under -Werror); 2 a usage error or an I/O error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "emit_nvtxt.h"
+#include "fmt.h"
+#include "output.h"
+#include "util.h"
+
+#ifndef NVTXTC_VERSION
+#define NVTXTC_VERSION "0.1"
+#endif
+
+enum emit_kind { EMIT_NONE, EMIT_NVTXT };
+
+struct options {
+	bool fmt;
+	bool check;
+	bool in_place;
+	enum emit_kind emit;
+	const char *output;
+	const char *stdin_name;
+	int color;                 /* -1 auto, 0 never, 1 always */
+	struct nvtxt_diag_config diag;
+};
+
+struct totals {
+	unsigned long errors, warnings;
+};
+
+static const char usage_text[] =
+	"Usage: nvtxtc [lint] [OPTION]... FILE...\n"
+	"       nvtxtc --emit=nvtxt [-o FILE] [OPTION]... FILE\n"
+	"       nvtxtc fmt [--check] [-i] [OPTION]... FILE...\n"
+	"Check NVTXT files (the text form of NVIDIA's NVTX annotations), print them\n"
+	"in canonical form, or format them.  FILE '-' is standard input.\n"
+	"\n"
+	"Commands:\n"
+	"  lint                 check the files and print diagnostics (the default)\n"
+	"  fmt                  print the files with normalised layout\n"
+	"\n"
+	"Options:\n"
+	"  --emit=nvtxt         print the canonical normal form of FILE\n"
+	"  -o FILE              write the output to FILE (atomically) instead of stdout\n"
+	"  --check              fmt: list the files that would change; exit 1 if any\n"
+	"  -i                   fmt: rewrite the files in place (atomically)\n"
+	"  --stdin-name=NAME    the name of standard input in diagnostics\n"
+	"  -WNAME               enable warning NAME\n"
+	"  -Wno-NAME            disable warning NAME\n"
+	"  -Werror              make every warning an error\n"
+	"  -Werror=NAME         make warning NAME an error\n"
+	"  -Wno-error=NAME      keep warning NAME a warning under -Werror\n"
+	"  -w                   disable every warning\n"
+	"  --max-errors=N       show at most N errors and N warnings per file (default 50;\n"
+	"                       0: no limit)\n"
+	"  --color=WHEN         color diagnostics: auto (default), always or never\n"
+	"  -h, --help           print this help and exit\n"
+	"  -V, --version        print the version and exit\n"
+	"\n"
+	"Warnings (all enabled by default):\n";
+
+static void help(void)
+{
+	fputs(usage_text, stdout);
+	for (int w = 0; w < NVTXT_W_COUNT; w++)
+		printf("  %-20s %s\n", nvtxt_warning_name((enum nvtxt_warning)w),
+		       nvtxt_warning_description((enum nvtxt_warning)w));
+	fputs("\nExit status: 0 no errors, 1 errors (or warnings under -Werror),\n"
+	      "2 usage or I/O error.  See nvtxtc(1) and nvtxt(5).\n",
+	      stdout);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("nvtxtc: error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'nvtxtc --help' for more information.\n", stderr);
+	return 2;
+}
+
+/* -W arguments: NAME, no-NAME, error, error=NAME, no-error=NAME. */
+static int warning_option(struct options *o, const char *arg)
+{
+	static bool all_errors;
+	enum nvtxt_warning w;
+	const char *name = arg;
+	int level = NVTXT_LEVEL_WARN;
+
+	if (strcmp(arg, "error") == 0) {
+		for (int i = 0; i < NVTXT_W_COUNT; i++)
+			if (o->diag.level[i] != NVTXT_LEVEL_OFF)
+				o->diag.level[i] = NVTXT_LEVEL_ERROR;
+		all_errors = true;
+		return 0;
+	}
+	if (strncmp(arg, "error=", 6) == 0) {
+		name = arg + 6;
+		level = NVTXT_LEVEL_ERROR;
+	} else if (strncmp(arg, "no-error=", 9) == 0) {
+		name = arg + 9;
+		level = NVTXT_LEVEL_WARN;
+	} else if (strncmp(arg, "no-", 3) == 0) {
+		name = arg + 3;
+		level = NVTXT_LEVEL_OFF;
+	} else if (all_errors) {
+		level = NVTXT_LEVEL_ERROR;
+	}
+	w = nvtxt_warning_lookup(name);
+	if (w == NVTXT_W_NONE) {
+		const char *names[NVTXT_W_COUNT];
+		const char *near;
+		for (int i = 0; i < NVTXT_W_COUNT; i++)
+			names[i] = nvtxt_warning_name((enum nvtxt_warning)i);
+		near = suggest(name, strlen(name), names, NVTXT_W_COUNT);
+		if (near) {
+			fprintf(stderr, "nvtxtc: error: unknown warning '-W%s'; did you mean '%s'?\n", arg, near);
+			return 2;
+		}
+		return usage_error("unknown warning '-W%s' (see --help for the list)", arg);
+	}
+	o->diag.level[w] = (unsigned char)level;
+	return 0;
+}
+
+static void print_summary(const struct nvtxt_compile_result *r, const char *name,
+			  unsigned long max)
+{
+	if (!r->hidden_errors && !r->hidden_warnings)
+		return;
+	fprintf(stderr, "%s: note: ", name);
+	if (r->hidden_errors)
+		fprintf(stderr, "%lu more error%s", r->hidden_errors, r->hidden_errors == 1 ? "" : "s");
+	if (r->hidden_errors && r->hidden_warnings)
+		fputs(" and ", stderr);
+	if (r->hidden_warnings)
+		fprintf(stderr, "%lu more warning%s", r->hidden_warnings,
+			r->hidden_warnings == 1 ? "" : "s");
+	fprintf(stderr, " not shown (--max-errors=%lu)\n", max);
+}
+
+/* Opens an input; prints the reason and returns -1 when it cannot be read. */
+static int open_input(const char *path, bool *is_stdin)
+{
+	struct stat st;
+	int fd;
+
+	*is_stdin = strcmp(path, "-") == 0;
+	if (*is_stdin)
+		return 0;
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "nvtxtc: error: cannot open '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "nvtxtc: error: cannot read '%s': it is a directory\n", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+struct run {
+	struct options *opt;
+	struct nvtxt_text_printer printer;
+	struct totals totals;
+};
+
+static int compile_one(struct run *run, const char *path, int fd, const char *display,
+		       const struct nvtxt_backend *be, struct nvtxt_fmt *fmt)
+{
+	struct nvtxt_compile_options co = {
+		.display_name = display,
+		.fd = fd,
+		.diag_config = &run->opt->diag,
+		.sink = { &run->printer, nvtxt_text_printer_report },
+		.backend = be,
+	};
+	struct nvtxt_compile_result res;
+	int status;
+
+	if (fmt) {
+		co.instruction = nvtxt_fmt_instruction;
+		co.instruction_user = fmt;
+	}
+	status = nvtxt_compile(&co, &res);
+	print_summary(&res, display, run->opt->diag.max_errors);
+	run->totals.errors += res.errors;
+	run->totals.warnings += res.warnings;
+	if (res.io_errno)
+		fprintf(stderr, "nvtxtc: error: %s: %s\n", path, strerror(res.io_errno));
+	return status;
+}
+
+static int copy_stream(FILE *from, FILE *to)
+{
+	char buf[65536];
+	size_t n;
+
+	rewind(from);
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			return -1;
+	return ferror(from) || fflush(to) != 0 ? -1 : 0;
+}
+
+/* True when the contents of fd (from offset 0) equal those of f. */
+static bool same_contents(int fd, FILE *f)
+{
+	char a[65536], b[65536];
+	ssize_t n;
+	size_t m;
+	off_t off = 0;
+
+	rewind(f);
+	for (;;) {
+		n = pread(fd, a, sizeof(a), off);
+		m = fread(b, 1, sizeof(b) < (size_t)(n > 0 ? n : 1) ? sizeof(b) : (size_t)(n > 0 ? n : 1), f);
+		if (n < 0)
+			return false;
+		if (n == 0)
+			return m == 0 && fgetc(f) == EOF;
+		if ((size_t)n != m || memcmp(a, b, m) != 0)
+			return false;
+		off += n;
+	}
+}
+
+/* Copies standard input to a temporary file, so fmt can read it twice. */
+static int spool_stdin(void)
+{
+	FILE *t = tmpfile();
+	FILE *in = fdopen(dup(0), "r");
+	int fd = -1;
+
+	if (t && in && copy_stream(in, t) == 0)
+		fd = dup(fileno(t));
+	if (in)
+		fclose(in);
+	if (t)
+		fclose(t);
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+static int run_fmt(struct run *run, char **files, int nfiles)
+{
+	int worst = 0;
+
+	for (int i = 0; i < nfiles; i++) {
+		bool is_stdin;
+		const char *path = files[i];
+		const char *display;
+		int fd = open_input(path, &is_stdin);
+		struct nvtxt_fmt fmt = { 0 };
+		FILE *tmp;
+		int status;
+
+		if (fd < 0) {
+			worst = 2;
+			continue;
+		}
+		if (is_stdin) {
+			fd = spool_stdin();
+			if (fd < 0) {
+				fprintf(stderr, "nvtxtc: error: cannot read standard input: %s\n", strerror(errno));
+				worst = 2;
+				continue;
+			}
+			if (run->opt->in_place) {
+				fprintf(stderr, "nvtxtc: error: -i cannot rewrite standard input\n");
+				close(fd);
+				worst = 2;
+				continue;
+			}
+		}
+		display = is_stdin ? (run->opt->stdin_name ? run->opt->stdin_name : "<stdin>") : path;
+		tmp = tmpfile();
+		if (!tmp) {
+			fprintf(stderr, "nvtxtc: error: cannot create a temporary file: %s\n", strerror(errno));
+			close(fd);
+			worst = 2;
+			continue;
+		}
+		fmt.out = tmp;
+		status = compile_one(run, path, fd, display, NULL, &fmt);
+		if (fflush(tmp) != 0 || ferror(tmp)) {
+			fprintf(stderr, "nvtxtc: error: writing a temporary file: %s\n", strerror(errno));
+			status = 2;
+		}
+		if (status != 0) {
+			if (status == 1)
+				fprintf(stderr, "nvtxtc: %s: not formatted: it has syntax errors\n", display);
+		} else if (run->opt->check) {
+			if (!same_contents(fd, tmp)) {
+				printf("%s\n", display);
+				status = 1;
+			}
+		} else if (run->opt->in_place) {
+			if (!same_contents(fd, tmp)) {
+				struct nvtxt_output out;
+				if (output_open(&out, path) != 0 || copy_stream(tmp, out.file) != 0) {
+					fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", path, strerror(errno));
+					if (out.file)
+						output_abort(&out);
+					status = 2;
+				} else if (output_commit(&out) != 0) {
+					fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", path, strerror(errno));
+					status = 2;
+				}
+			}
+		} else if (copy_stream(tmp, stdout) != 0) {
+			fprintf(stderr, "nvtxtc: error: writing standard output: %s\n", strerror(errno));
+			status = 2;
+		}
+		fclose(tmp);
+		close(fd);
+		if (status > worst)
+			worst = status;
+	}
+	return worst;
+}
+
+static int run_check(struct run *run, char **files, int nfiles)
+{
+	int worst = 0;
+
+	for (int i = 0; i < nfiles; i++) {
+		bool is_stdin;
+		const char *path = files[i];
+		int fd = open_input(path, &is_stdin);
+		const char *display;
+		struct nvtxt_backend be;
+		struct nvtxt_output out = { 0 };
+		FILE *emit_to = NULL;
+		int status;
+
+		if (fd < 0) {
+			worst = 2;
+			continue;
+		}
+		display = is_stdin ? (run->opt->stdin_name ? run->opt->stdin_name : "<stdin>") : path;
+		if (run->opt->emit == EMIT_NVTXT) {
+			if (run->opt->output) {
+				if (output_open(&out, run->opt->output) != 0) {
+					fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", run->opt->output,
+						strerror(errno));
+					if (!is_stdin)
+						close(fd);
+					return 2;
+				}
+				emit_to = out.file;
+			} else {
+				emit_to = stdout;
+			}
+			be = nvtxt_emit_nvtxt_backend(emit_to);
+		}
+		status = compile_one(run, path, fd, display, run->opt->emit == EMIT_NONE ? NULL : &be, NULL);
+		if (out.file) {
+			if (status != 0) {
+				output_abort(&out);
+			} else if (output_commit(&out) != 0) {
+				fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", run->opt->output, strerror(errno));
+				status = 2;
+			}
+		}
+		if (!is_stdin)
+			close(fd);
+		if (status > worst)
+			worst = status;
+	}
+	return worst;
+}
+
+static void print_totals(const struct totals *t)
+{
+	if (!t->errors && !t->warnings)
+		return;
+	if (t->warnings)
+		fprintf(stderr, "%lu warning%s", t->warnings, t->warnings == 1 ? "" : "s");
+	if (t->warnings && t->errors)
+		fputs(" and ", stderr);
+	if (t->errors)
+		fprintf(stderr, "%lu error%s", t->errors, t->errors == 1 ? "" : "s");
+	fputs(" generated.\n", stderr);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_EMIT = 256, OPT_STDIN_NAME, OPT_MAX_ERRORS, OPT_COLOR, OPT_CHECK };
+	static const struct option longopts[] = {
+		{ "emit", required_argument, NULL, OPT_EMIT },
+		{ "stdin-name", required_argument, NULL, OPT_STDIN_NAME },
+		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct options opt = { .color = -1 };
+	struct run run = { .opt = &opt };
+	int c, first = 1, status;
+	char *end;
+
+	nvtxt_diag_config_init(&opt.diag);
+	if (argc > 1 && strcmp(argv[1], "fmt") == 0) {
+		opt.fmt = true;
+		first = 2;
+	} else if (argc > 1 && strcmp(argv[1], "lint") == 0) {
+		first = 2;
+	}
+	argv += first - 1;
+	argc -= first - 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:iVW:w", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			help();
+			return 0;
+		case 'V':
+			printf("nvtxtc %s\n", NVTXTC_VERSION);
+			return 0;
+		case 'o':
+			opt.output = optarg;
+			break;
+		case 'i':
+			opt.in_place = true;
+			break;
+		case OPT_CHECK:
+			opt.check = true;
+			break;
+		case 'W':
+			if (warning_option(&opt, optarg) != 0)
+				return 2;
+			break;
+		case 'w':
+			for (int i = 0; i < NVTXT_W_COUNT; i++)
+				opt.diag.level[i] = NVTXT_LEVEL_OFF;
+			break;
+		case OPT_EMIT:
+			if (strcmp(optarg, "nvtxt") == 0)
+				opt.emit = EMIT_NVTXT;
+			else if (strcmp(optarg, "none") == 0)
+				opt.emit = EMIT_NONE;
+			else
+				return usage_error("unknown --emit format '%s': expected nvtxt or none", optarg);
+			break;
+		case OPT_STDIN_NAME:
+			opt.stdin_name = optarg;
+			break;
+		case OPT_MAX_ERRORS:
+			errno = 0;
+			opt.diag.max_errors = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-')
+				return usage_error("--max-errors expects a number >= 0, found '%s'", optarg);
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") == 0)
+				opt.color = -1;
+			else if (strcmp(optarg, "always") == 0)
+				opt.color = 1;
+			else if (strcmp(optarg, "never") == 0)
+				opt.color = 0;
+			else
+				return usage_error("--color expects auto, always or never, found '%s'", optarg);
+			break;
+		case ':':
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt)
+				fprintf(stderr, "nvtxtc: error: unknown option '-%c'\n", optopt);
+			else
+				fprintf(stderr, "nvtxtc: error: unknown option '%s'\n", argv[optind - 1]);
+			fputs("Try 'nvtxtc --help' for more information.\n", stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc)
+		return usage_error("%s", "no input files");
+	if (opt.fmt && opt.emit != EMIT_NONE)
+		return usage_error("%s", "fmt does not take --emit");
+	if (!opt.fmt && (opt.check || opt.in_place))
+		return usage_error("%s", "--check and -i are options of 'nvtxtc fmt'");
+	if (opt.fmt && opt.output)
+		return usage_error("%s", "fmt writes to standard output or, with -i, in place; -o is for --emit");
+	if (opt.check && opt.in_place)
+		return usage_error("%s", "fmt takes --check or -i, not both");
+	if (opt.emit != EMIT_NONE && argc - optind != 1)
+		return usage_error("%s", "--emit takes exactly one input file");
+	if (opt.output && opt.emit == EMIT_NONE)
+		return usage_error("%s", "-o needs --emit=FORMAT");
+
+	if (opt.color < 0) {
+		const char *term = getenv("TERM");
+		opt.color = isatty(2) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
+	}
+	run.printer.out = stderr;
+	run.printer.color = opt.color != 0;
+	if (opt.fmt)
+		status = run_fmt(&run, argv + optind, argc - optind);
+	else
+		status = run_check(&run, argv + optind, argc - optind);
+	print_totals(&run.totals);
+	if (fflush(stdout) != 0 && status < 2) {
+		fprintf(stderr, "nvtxtc: error: writing standard output: %s\n", strerror(errno));
+		status = 2;
+	}
+	return status;
+}

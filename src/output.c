@@ -1,0 +1,118 @@
+/*
+ * output.c - atomic output files.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "util.h"
+
+/* The temporary to remove if a signal ends the process (one at a time). */
+static char *volatile pending_tmp;
+
+static void on_signal(int sig)
+{
+	char *tmp = pending_tmp;
+	if (tmp)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void watch(char *tmp)
+{
+	static bool installed;
+	pending_tmp = tmp;
+	if (!installed) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		installed = true;
+	}
+}
+
+int output_open(struct nvtxt_output *o, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	struct buf tmp = { 0 };
+	struct stat st;
+	mode_t mode;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return -1;
+		}
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	buf_add(&tmp, path, dirlen);
+	buf_printf(&tmp, ".%s.tmpXXXXXX", path + dirlen);
+	fd = mkstemp(tmp.ptr);
+	if (fd < 0) {
+		buf_free(&tmp);
+		return -1;
+	}
+	watch(tmp.ptr);
+	if (fchmod(fd, mode) != 0 || !(o->file = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		unlink(tmp.ptr);
+		pending_tmp = NULL;
+		buf_free(&tmp);
+		errno = e;
+		return -1;
+	}
+	o->tmp = tmp.ptr;
+	o->path = xstrndup(path, strlen(path));
+	return 0;
+}
+
+static void release(struct nvtxt_output *o)
+{
+	pending_tmp = NULL;
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}
+
+int output_commit(struct nvtxt_output *o)
+{
+	int e = 0;
+
+	if (fflush(o->file) != 0 || ferror(o->file))
+		e = errno ? errno : EIO;
+	if (fclose(o->file) != 0 && !e)
+		e = errno ? errno : EIO;
+	if (!e && rename(o->tmp, o->path) != 0)
+		e = errno;
+	if (e)
+		unlink(o->tmp);
+	release(o);
+	errno = e;
+	return e ? -1 : 0;
+}
+
+void output_abort(struct nvtxt_output *o)
+{
+	if (!o->file)
+		return;
+	fclose(o->file);
+	unlink(o->tmp);
+	release(o);
+}

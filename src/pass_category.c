@@ -1,0 +1,201 @@
+/*
+ * pass_category.c - the category tree (AddChildCategory) and category
+ * names (NameCategory).
+ *
+ * Rules (nvtxt(5), SEMANTIC RULES): a category is not its own parent; it
+ * has at most one parent (the same pair again is a warning, another parent
+ * an error); the tree has no cycle.  A cycle is found when its last edge
+ * is added, in near-constant time: a union-find over the tree's connected
+ * components says whether the new parent already lies below the child (a
+ * child without a parent is the root of its component).  Only then is the
+ * parent chain walked, to name the cycle in the error.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema.h"
+
+struct node {
+	uint32_t id;
+	uint32_t parent;         /* index of the parent node, or self when none */
+	uint32_t set;            /* union-find link */
+	struct nvtxt_loc loc;    /* where the parent was given */
+};
+
+struct category {
+	struct idmap index;      /* category ID -> node index */
+	struct node *nodes;
+	size_t count, cap;
+	struct name_table names;
+};
+
+struct category *category_new(void)
+{
+	return xcalloc(1, sizeof(struct category));
+}
+
+static uint32_t node_of(struct category *c, uint32_t id)
+{
+	int inserted;
+	uint32_t *idx = idmap_put(&c->index, id, 0, (uint32_t)c->count, &inserted);
+
+	if (inserted) {
+		void *p = c->nodes;
+		xgrow(&p, &c->cap, c->count + 1, sizeof(*c->nodes));
+		c->nodes = p;
+		c->nodes[c->count] = (struct node){ id, (uint32_t)c->count, (uint32_t)c->count, { 0, 0, 0, 0 } };
+		c->count++;
+	}
+	return *idx;
+}
+
+static uint32_t find(struct category *c, uint32_t x)
+{
+	uint32_t root = x;
+	while (c->nodes[root].set != root)
+		root = c->nodes[root].set;
+	while (c->nodes[x].set != root) {
+		uint32_t next = c->nodes[x].set;
+		c->nodes[x].set = root;
+		x = next;
+	}
+	return root;
+}
+
+static bool has_parent(const struct category *c, uint32_t n)
+{
+	return c->nodes[n].parent != n;
+}
+
+/* Names the cycle that child -> parent would close: child -> parent -> ... -> child. */
+static void describe_cycle(struct category *c, uint32_t child, uint32_t parent, struct buf *out,
+			   size_t *length)
+{
+	size_t shown = 0, total = 1;
+	uint32_t n = parent;
+
+	buf_printf(out, "%u", (unsigned)c->nodes[child].id);
+	while (1) {
+		total++;
+		if (shown < 12) {
+			buf_printf(out, " -> %u", (unsigned)c->nodes[n].id);
+			shown++;
+		} else if (shown == 12) {
+			buf_adds(out, " -> ...");
+			shown++;
+		}
+		if (n == child)
+			break;
+		n = c->nodes[n].parent;
+	}
+	if (shown > 12)
+		buf_printf(out, " -> %u", (unsigned)c->nodes[child].id);
+	*length = total - 1;
+}
+
+static bool add_child(struct category *c, struct nvtxt_diags *d, const struct nvtxt_event *ev)
+{
+	uint32_t pid = ev->parent_category_id, cid = ev->category_id;
+	uint32_t parent, child;
+	struct nvtxt_diag *dg;
+
+	if (pid == cid) {
+		diag_error(d, &ev->loc, "category %u cannot be its own parent", (unsigned)cid);
+		return false;
+	}
+	parent = node_of(c, pid);
+	child = node_of(c, cid);
+	if (has_parent(c, child)) {
+		uint32_t old = c->nodes[child].parent;
+		if (old == parent) {
+			dg = diag_begin(d, NVTXT_W_DUPLICATE_PARENT, &ev->loc,
+					"category %u is already a child of category %u", (unsigned)cid,
+					(unsigned)pid);
+			diag_note(dg, &c->nodes[child].loc, "first made a child here");
+			diag_end(d, dg);
+			return true;
+		}
+		dg = diag_begin(d, NVTXT_W_NONE, &ev->loc,
+				"category %u already has parent %u; a category has at most one parent",
+				(unsigned)cid, (unsigned)c->nodes[old].id);
+		diag_note(dg, &c->nodes[child].loc, "category %u was made a child of %u here",
+			  (unsigned)cid, (unsigned)c->nodes[old].id);
+		diag_end(d, dg);
+		return false;
+	}
+	if (find(c, parent) == find(c, child)) {
+		struct buf cycle = { 0 };
+		size_t length = 0;
+		describe_cycle(c, child, parent, &cycle, &length);
+		dg = diag_begin(d, NVTXT_W_NONE, &ev->loc,
+				"making category %u a child of %u would close a cycle of %zu categories: %s",
+				(unsigned)cid, (unsigned)pid, length, cycle.ptr);
+		if (c->nodes[parent].loc.line)
+			diag_note(dg, &c->nodes[parent].loc, "category %u was made a child of %u here",
+				  (unsigned)pid, (unsigned)c->nodes[c->nodes[parent].parent].id);
+		diag_end(d, dg);
+		buf_free(&cycle);
+		return false;
+	}
+	c->nodes[child].parent = parent;
+	c->nodes[child].loc = ev->loc;
+	c->nodes[find(c, child)].set = find(c, parent);
+	return true;
+}
+
+bool category_event(struct category *c, struct nvtxt_diags *d, const struct nvtxt_event *ev)
+{
+	const struct name_entry *old;
+	struct nvtxt_diag *dg;
+
+	if (ev->command == NVTXT_CMD_ADD_CHILD_CATEGORY)
+		return add_child(c, d, ev);
+	old = name_table_set(&c->names, ev->category_id, 0, ev->name, &ev->loc);
+	if (old && (old->len != ev->name.len || memcmp(old->name, ev->name.ptr, old->len) != 0)) {
+		struct buf a = { 0 }, b = { 0 };
+		describe_string(&a, ev->name.ptr, ev->name.len);
+		describe_string(&b, old->name, old->len);
+		dg = diag_begin(d, NVTXT_W_RENAME, &ev->loc, "category %u is named %s here but was named %s before",
+				(unsigned)ev->category_id, a.ptr, b.ptr);
+		diag_note(dg, &old->loc, "first named here");
+		diag_end(d, dg);
+		buf_free(&a);
+		buf_free(&b);
+	}
+	return true;
+}
+
+void category_free(struct category *c)
+{
+	free(c->nodes);
+	idmap_free(&c->index);
+	name_table_free(&c->names);
+	free(c);
+}
+
+const struct name_entry *name_table_set(struct name_table *t, uint64_t a, uint64_t b,
+					struct nvtxt_str name, const struct nvtxt_loc *loc)
+{
+	int inserted;
+	uint32_t *idx = idmap_put(&t->index, a, b, (uint32_t)t->count, &inserted);
+	void *p = t->entries;
+
+	if (!inserted)
+		return &t->entries[*idx];
+	xgrow(&p, &t->cap, t->count + 1, sizeof(*t->entries));
+	t->entries = p;
+	t->entries[t->count].name = xstrndup(name.ptr, name.len);
+	t->entries[t->count].len = name.len;
+	t->entries[t->count].loc = *loc;
+	t->count++;
+	return NULL;
+}
+
+void name_table_free(struct name_table *t)
+{
+	for (size_t i = 0; i < t->count; i++)
+		free(t->entries[i].name);
+	free(t->entries);
+	idmap_free(&t->index);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,197 @@
+/*
+ * pass_pairing.c - RangePush/RangePop pairing per (ProcessId, ThreadId).
+ *
+ * Rules (nvtxt(5), SEMANTIC RULES): a RangePop closes the innermost open
+ * RangePush of its thread; a pop with none open, earlier than its push or
+ * with another TimeBase is an error; a push still open at end of file is
+ * a warning.  Each thread's open pushes are a stack, and their messages a
+ * byte stack beside it, so steady push/pop traffic allocates nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema.h"
+
+struct push_rec {
+	struct nvtxt_event ev;
+	size_t msg_off;          /* the message's bytes in the thread's strings */
+};
+
+struct thread {
+	int64_t pid, tid;
+	struct push_rec *recs;
+	size_t n, cap;
+	struct buf strings;
+};
+
+struct pairing {
+	struct idmap index;      /* (pid, tid) -> index in threads */
+	struct thread *threads;
+	size_t count, cap;
+	struct thread *popped;   /* the thread whose top push the last pop closed */
+};
+
+struct pairing *pairing_new(void)
+{
+	return xcalloc(1, sizeof(struct pairing));
+}
+
+static struct thread *thread_of(struct pairing *p, const struct nvtxt_event *ev, bool create)
+{
+	uint32_t *idx;
+	int inserted;
+
+	if (!create) {
+		idx = idmap_get(&p->index, (uint64_t)ev->process_id, (uint64_t)ev->thread_id);
+		return idx ? &p->threads[*idx] : NULL;
+	}
+	idx = idmap_put(&p->index, (uint64_t)ev->process_id, (uint64_t)ev->thread_id,
+			(uint32_t)p->count, &inserted);
+	if (inserted) {
+		void *t = p->threads;
+		xgrow(&t, &p->cap, p->count + 1, sizeof(*p->threads));
+		p->threads = t;
+		memset(&p->threads[p->count], 0, sizeof(*p->threads));
+		p->threads[p->count].pid = ev->process_id;
+		p->threads[p->count].tid = ev->thread_id;
+		p->count++;
+	}
+	return &p->threads[*idx];
+}
+
+static void fix_message(struct thread *t, struct push_rec *r)
+{
+	if (r->ev.present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
+		r->ev.message.ptr = t->strings.ptr + r->msg_off;
+}
+
+static void push(struct pairing *p, const struct nvtxt_event *ev)
+{
+	struct thread *t = thread_of(p, ev, true);
+	struct push_rec *r;
+	void *recs = t->recs;
+
+	xgrow(&recs, &t->cap, t->n + 1, sizeof(*t->recs));
+	t->recs = recs;
+	r = &t->recs[t->n++];
+	r->ev = *ev;
+	r->msg_off = t->strings.len;
+	if (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
+		buf_add(&t->strings, ev->message.ptr, ev->message.len);
+	r->ev.message.ptr = NULL;
+	r->ev.push = NULL;
+}
+
+static void drop_top(struct thread *t)
+{
+	t->n--;
+	t->strings.len = t->recs[t->n].msg_off;
+}
+
+bool pairing_event(struct pairing *p, struct nvtxt_diags *d, struct nvtxt_event *ev)
+{
+	struct thread *t;
+	struct push_rec *top;
+	struct nvtxt_diag *dg;
+	bool ok = true;
+
+	p->popped = NULL;
+	if (ev->command == NVTXT_CMD_RANGE_PUSH) {
+		push(p, ev);
+		return true;
+	}
+	t = thread_of(p, ev, false);
+	if (!t || t->n == 0) {
+		diag_error(d, &ev->loc,
+			   "RangePop without an open RangePush on thread %lld of process %lld",
+			   (long long)ev->thread_id, (long long)ev->process_id);
+		return false;
+	}
+	top = &t->recs[t->n - 1];
+	fix_message(t, top);
+	if (top->ev.timebase != ev->timebase) {
+		dg = diag_begin(d, NVTXT_W_NONE, &ev->loc,
+				"RangePop uses TimeBase %s but the RangePush it closes uses %s",
+				nvtxt_timebase_name(ev->timebase), nvtxt_timebase_name(top->ev.timebase));
+		diag_note(dg, &top->ev.loc, "the RangePush is here");
+		diag_end(d, dg);
+		ok = false;
+	} else if (ev->time < top->ev.time) {
+		dg = diag_begin(d, NVTXT_W_NONE, &ev->loc,
+				"RangePop at time %lld is earlier than the RangePush it closes, at time %lld",
+				(long long)ev->time, (long long)top->ev.time);
+		diag_note(dg, &top->ev.loc, "the RangePush is here");
+		diag_end(d, dg);
+		ok = false;
+	}
+	if (!ok) {
+		drop_top(t);
+		return false;
+	}
+	ev->push = &top->ev;
+	p->popped = t;
+	return true;
+}
+
+void pairing_commit(struct pairing *p)
+{
+	if (p->popped && p->popped->n)
+		drop_top(p->popped);
+	p->popped = NULL;
+}
+
+struct open_push {
+	struct thread *t;
+	size_t i;
+};
+
+static int by_ordinal(const void *a, const void *b)
+{
+	const struct open_push *x = a, *y = b;
+	uint64_t ox = x->t->recs[x->i].ev.ordinal, oy = y->t->recs[y->i].ev.ordinal;
+	return ox < oy ? -1 : ox > oy;
+}
+
+int pairing_finish(struct pairing *p, struct nvtxt_diags *d, const struct nvtxt_backend *be)
+{
+	struct open_push *open = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < p->count; i++) {
+		struct thread *t = &p->threads[i];
+		void *o = open;
+		xgrow(&o, &cap, n + t->n, sizeof(*open));
+		open = o;
+		for (size_t j = 0; j < t->n; j++)
+			open[n++] = (struct open_push){ t, j };
+	}
+	if (n)
+		qsort(open, n, sizeof(*open), by_ordinal);
+	for (size_t k = 0; k < n; k++) {
+		struct thread *t = open[k].t;
+		struct push_rec *r = &t->recs[open[k].i];
+		struct nvtxt_diag *dg;
+
+		fix_message(t, r);
+		dg = diag_begin(d, NVTXT_W_UNCLOSED_RANGE, &r->ev.loc,
+				"RangePush is never popped: thread %lld of process %lld ends with it open",
+				(long long)r->ev.thread_id, (long long)r->ev.process_id);
+		diag_end(d, dg);
+		if (rc == 0 && be && be->unclosed_push && be->unclosed_push(be->user, &r->ev) != 0)
+			rc = -1;
+	}
+	free(open);
+	return rc;
+}
+
+void pairing_free(struct pairing *p)
+{
+	for (size_t i = 0; i < p->count; i++) {
+		free(p->threads[i].recs);
+		buf_free(&p->threads[i].strings);
+	}
+	free(p->threads);
+	idmap_free(&p->index);
+	free(p);
+}

@@ -1,0 +1,114 @@
+/*
+ * sema.h - the semantic passes.
+ *
+ * Per instruction, in this order (nvtxt(5), DEFINITIONS AND STATIC
+ * ARGUMENTS and SEMANTIC RULES):
+ *   binding      assignments and $expansion (variables);
+ *   definitions  @Command lines: known command, known and unrepeated arguments;
+ *   calls        arity, static arguments, types and ranges -> struct nvtxt_event;
+ *   ranges       RangeStartEnd with Start <= End;
+ *   pairing      RangePush/RangePop per (ProcessId, ThreadId);
+ *   category     the category tree and category names;
+ *   naming       thread, process and file display names.
+ * At end of file: pairing reports pushes never popped.
+ *
+ * A call that fails any pass reaches no back end.  Each pass keeps only
+ * live state: variables, definitions, open pushes, categories and names.
+ */
+#ifndef NVTXT_SEMA_H
+#define NVTXT_SEMA_H
+
+#include "ast.h"
+#include "backend.h"
+#include "diag.h"
+#include "util.h"
+
+/* A variable's current value and the assignment that gave it. */
+struct nvtxt_binding {
+	char *name;
+	size_t name_len;
+	struct nvtxt_value value;    /* text owned by the binding (store) */
+	char *store;
+	size_t store_cap;
+	uint32_t reported;           /* NVTXT_BIT(arg): a bad static value already reported */
+	bool expanded;               /* the assignment's value was a $Name */
+};
+
+struct sema;
+
+/* The passes of one file.  `backend` may be NULL (lint). */
+struct sema *sema_new(struct nvtxt_diags *diags, const struct nvtxt_backend *backend);
+void sema_instruction(struct sema *s, const struct nvtxt_instr *in);
+/* End of file: file-level checks, then the back end's finish. */
+void sema_finish(struct sema *s);
+/* Non-zero when the back end failed (its errno). */
+int sema_io_errno(const struct sema *s);
+void sema_free(struct sema *s);
+
+/* --- pairing: RangePush/RangePop per (ProcessId, ThreadId) ------------------ */
+
+struct pairing;
+struct pairing *pairing_new(void);
+/*
+ * Checks a RangePush or RangePop.  For a push, records it (with a copy of
+ * its message).  For a pop, finds the push it closes and sets ev->push;
+ * the push stays recorded until pairing_commit.  Returns false after
+ * reporting an error (no open push; pop earlier than its push; TimeBase
+ * differs); a pop whose only errors are order or TimeBase still closes its
+ * push, so one bad pop does not cascade.
+ */
+bool pairing_event(struct pairing *p, struct nvtxt_diags *d, struct nvtxt_event *ev);
+/* Releases the push that the last successful pop closed. */
+void pairing_commit(struct pairing *p);
+/*
+ * End of file: warns [-Wunclosed-range] about every push still open, in
+ * file order, and hands each to be->unclosed_push (when be and the
+ * callback are set).  Returns -1 if the back end failed, else 0.
+ */
+int pairing_finish(struct pairing *p, struct nvtxt_diags *d, const struct nvtxt_backend *be);
+void pairing_free(struct pairing *p);
+
+/* --- category: AddChildCategory and NameCategory --------------------------- */
+
+struct category;
+struct category *category_new(void);
+/*
+ * Checks an AddChildCategory (not its own parent; at most one parent,
+ * the same pair twice a warning; no cycle, named in the error) or a
+ * NameCategory (a different second name is a warning).  Returns false
+ * after an error.
+ */
+bool category_event(struct category *c, struct nvtxt_diags *d, const struct nvtxt_event *ev);
+void category_free(struct category *c);
+
+/* --- naming: NameOsThread, NameProcess, SetFileDisplayName ------------------ */
+
+struct naming;
+struct naming *naming_new(void);
+/* Warns [-Wrename] when a thread, process or the file is given a second, different name. */
+void naming_event(struct naming *n, struct nvtxt_diags *d, const struct nvtxt_event *ev);
+void naming_free(struct naming *n);
+
+/*
+ * A name table shared by category and naming: (a, b) -> the first name
+ * given and where.  name_table_set returns NULL when the key is new (the
+ * name is stored), or the earlier entry when the key already had a name.
+ */
+struct name_entry {
+	char *name;
+	size_t len;
+	struct nvtxt_loc loc;
+};
+struct name_table {
+	struct idmap index;
+	struct name_entry *entries;
+	size_t count, cap;
+};
+const struct name_entry *name_table_set(struct name_table *t, uint64_t a, uint64_t b,
+					struct nvtxt_str name, const struct nvtxt_loc *loc);
+void name_table_free(struct name_table *t);
+
+/* Appends `s` to b quoted as in the normal form ("..." or '...'), cut after 60 bytes. */
+void describe_string(struct buf *b, const char *s, size_t len);
+
+#endif

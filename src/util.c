@@ -1,0 +1,244 @@
+/*
+ * util.c - memory, buffers, hashing and spelling suggestions.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void out_of_memory(void)
+{
+	fputs("nvtxtc: out of memory\n", stderr);
+	exit(2);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+char *xstrndup(const char *s, size_t len)
+{
+	char *p = xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+void xgrow(void **ptr, size_t *cap, size_t need, size_t size)
+{
+	size_t n;
+
+	if (need <= *cap)
+		return;
+	n = *cap ? *cap : 8;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / size)
+			out_of_memory();
+		n *= 2;
+	}
+	*ptr = xrealloc(*ptr, n * size);
+	*cap = n;
+}
+
+void buf_reserve(struct buf *b, size_t extra)
+{
+	void *p = b->ptr;
+	if (b->len + extra + 1 > b->cap) {
+		xgrow(&p, &b->cap, b->len + extra + 1, 1);
+		b->ptr = p;
+	}
+}
+
+void buf_add(struct buf *b, const void *data, size_t len)
+{
+	buf_reserve(b, len);
+	if (len)
+		memcpy(b->ptr + b->len, data, len);
+	b->len += len;
+	b->ptr[b->len] = '\0';
+}
+
+void buf_addc(struct buf *b, char c)
+{
+	buf_reserve(b, 1);
+	b->ptr[b->len++] = c;
+	b->ptr[b->len] = '\0';
+}
+
+void buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	int n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return;
+	buf_reserve(b, (size_t)n);
+	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->ptr);
+	b->ptr = NULL;
+	b->len = b->cap = 0;
+}
+
+uint64_t hash_bytes(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+unsigned edit_distance2(const char *a, size_t alen, const char *b, size_t blen)
+{
+	/* optimal string alignment: insert, delete, substitute, swap neighbours */
+	unsigned rows[3][64];
+	unsigned *prev2 = rows[0], *prev = rows[1], *row = rows[2], *t;
+
+	if (alen >= 63 || blen >= 63)
+		return ~0u / 4;
+	for (size_t j = 0; j <= blen; j++)
+		prev[j] = 2 * (unsigned)j;
+	for (size_t i = 1; i <= alen; i++) {
+		row[0] = 2 * (unsigned)i;
+		for (size_t j = 1; j <= blen; j++) {
+			unsigned sub = a[i - 1] == b[j - 1]               ? 0
+				       : lower(a[i - 1]) == lower(b[j - 1]) ? 1
+									    : 2;
+			unsigned best = prev[j - 1] + sub;
+			if (prev[j] + 2 < best)
+				best = prev[j] + 2;
+			if (row[j - 1] + 2 < best)
+				best = row[j - 1] + 2;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 2 < best)
+				best = prev2[j - 2] + 2;
+			row[j] = best;
+		}
+		t = prev2;
+		prev2 = prev;
+		prev = row;
+		row = t;
+	}
+	return prev[blen];
+}
+
+const char *suggest(const char *word, size_t len, const char *const *candidates, size_t count)
+{
+	const char *best = NULL;
+	unsigned best_d = ~0u;
+	unsigned limit = 2 * (unsigned)(len / 3 > 1 ? len / 3 : 1);
+
+	for (size_t i = 0; i < count; i++) {
+		const char *c = candidates[i];
+		unsigned d = edit_distance2(word, len, c, strlen(c));
+		if (d > 0 && d <= limit && d < best_d) {
+			best = c;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static size_t idmap_index(const struct idmap *m, uint64_t a, uint64_t b)
+{
+	return (size_t)(hash_u64(a * 31 + hash_u64(b)) & (m->cap - 1));
+}
+
+uint32_t *idmap_get(const struct idmap *m, uint64_t a, uint64_t b)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = idmap_index(m, a, b);; i = (i + 1) & (m->cap - 1)) {
+		struct idmap_slot *s = &m->slots[i];
+		if (!s->used)
+			return NULL;
+		if (s->a == a && s->b == b)
+			return &s->value;
+	}
+}
+
+uint32_t *idmap_put(struct idmap *m, uint64_t a, uint64_t b, uint32_t value, int *inserted)
+{
+	uint32_t *found = idmap_get(m, a, b);
+	size_t i;
+
+	if (found) {
+		*inserted = 0;
+		return found;
+	}
+	if ((m->count + 1) * 2 > m->cap) {
+		struct idmap old = *m;
+		m->cap = old.cap ? old.cap * 2 : 64;
+		m->slots = xcalloc(m->cap, sizeof(*m->slots));
+		m->count = 0;
+		for (size_t j = 0; j < old.cap; j++)
+			if (old.slots[j].used) {
+				int ins;
+				idmap_put(m, old.slots[j].a, old.slots[j].b, old.slots[j].value, &ins);
+			}
+		free(old.slots);
+	}
+	for (i = idmap_index(m, a, b); m->slots[i].used; i = (i + 1) & (m->cap - 1))
+		;
+	m->slots[i] = (struct idmap_slot){ a, b, value, 1 };
+	m->count++;
+	*inserted = 1;
+	return &m->slots[i].value;
+}
+
+void idmap_free(struct idmap *m)
+{
+	free(m->slots);
+	m->slots = NULL;
+	m->cap = m->count = 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * util.h - memory, growable byte buffers and hashing shared by the passes.
+ */
+#ifndef NVTXT_UTIL_H
+#define NVTXT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define NVTXT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define NVTXT_PRINTF(f, a)
+#endif
+
+/*
+ * Allocation that never returns NULL: on exhaustion it prints
+ * "nvtxtc: out of memory" and exits with status 2 (an I/O-class failure).
+ */
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrndup(const char *s, size_t len);
+/* Grows *ptr (an array of *cap elements of `size` bytes) to hold `need`. */
+void xgrow(void **ptr, size_t *cap, size_t need, size_t size);
+
+/* A growable byte buffer; `len` bytes are in use, always NUL-terminated. */
+struct buf {
+	char *ptr;
+	size_t len;
+	size_t cap;
+};
+
+void buf_reserve(struct buf *b, size_t extra);
+void buf_add(struct buf *b, const void *data, size_t len);
+void buf_addc(struct buf *b, char c);
+void buf_adds(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...) NVTXT_PRINTF(2, 3);
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+void buf_free(struct buf *b);
+static inline void buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->ptr)
+		b->ptr[0] = '\0';
+}
+
+/* 64-bit hashes: of bytes (FNV-1a) and of an integer (a splitmix64 finaliser). */
+uint64_t hash_bytes(const void *data, size_t len);
+static inline uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/*
+ * Edit distance (insertions, deletions, substitutions and swaps of
+ * neighbours), a case-only difference costing half; returns twice it.
+ */
+unsigned edit_distance2(const char *a, size_t alen, const char *b, size_t blen);
+
+/*
+ * The best "did you mean" among `count` candidates: the candidate closest to
+ * (word, len) within a distance of max(1, len/3), or NULL.
+ */
+const char *suggest(const char *word, size_t len, const char *const *candidates, size_t count);
+
+
+
+/*
+ * A hash map from a pair of 64-bit keys to a 32-bit value (an index into
+ * the caller's array): open addressing, linear probing, grows at 1/2 load.
+ */
+struct idmap {
+	struct idmap_slot {
+		uint64_t a, b;
+		uint32_t value;
+		uint32_t used;
+	} *slots;
+	size_t cap, count;
+};
+/* Returns the value's address, or NULL when (a, b) is not in the map. */
+uint32_t *idmap_get(const struct idmap *m, uint64_t a, uint64_t b);
+/* Returns the value's address, inserting (a, b) -> value when absent (*inserted says which). */
+uint32_t *idmap_put(struct idmap *m, uint64_t a, uint64_t b, uint32_t value, int *inserted);
+void idmap_free(struct idmap *m);
+
+#endif
