@@ -185,6 +185,16 @@ static void put_excerpt_byte(FILE *out, unsigned char c)
 		putc('?', out);
 }
 
+/* Blanks as wide as text[from..to) as printed: a tab stays a tab, a character is one column. */
+static void pad_to(FILE *out, const char *text, size_t len, size_t from, size_t to)
+{
+	for (size_t i = from; i < to;) {
+		size_t n = utf8_seq((const unsigned char *)text + i, len - i);
+		putc(text[i] == '\t' ? '\t' : ' ', out);
+		i += n > 1 ? n : 1;
+	}
+}
+
 static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_source *src,
 			  const struct nvtxt_loc *loc, const char *fixit)
 {
@@ -217,8 +227,16 @@ static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_sourc
 	fprintf(p->out, " %*s | ", width, num);
 	if (from > 0)
 		fputs("...", p->out);
-	for (size_t i = from; i < to; i++)
-		put_excerpt_byte(p->out, (unsigned char)text[i]);
+	for (size_t i = from; i < to;) {
+		size_t n = utf8_seq((const unsigned char *)text + i, len - i);
+		if (n > 1 && i + n <= to) {
+			fwrite(text + i, 1, n, p->out);
+			i += n;
+		} else {
+			put_excerpt_byte(p->out, n == 1 ? (unsigned char)text[i] : '?');
+			i++;
+		}
+	}
 	if (to < len)
 		fputs("...", p->out);
 	fputc('\n', p->out);
@@ -226,18 +244,14 @@ static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_sourc
 	fprintf(p->out, " %*s | ", width, "");
 	if (from > 0)
 		fputs("   ", p->out);
-	for (size_t i = from; i < caret; i++) {
-		unsigned char c = (unsigned char)text[i];
-		if (c == '\t')
-			putc('\t', p->out);
-		else if ((c & 0xC0) != 0x80)
-			putc(' ', p->out);
-	}
+	pad_to(p->out, text, len, from, caret);
 	put_sgr(p, SGR_GREEN);
 	putc('^', p->out);
-	for (size_t i = 1; i < span; i++)
-		if (((unsigned char)text[caret + i] & 0xC0) != 0x80)
-			putc('~', p->out);
+	for (size_t i = caret + 1; i < caret + span;) {
+		size_t n = utf8_seq((const unsigned char *)text + i, len - i);
+		putc('~', p->out);
+		i += n > 1 ? n : 1;
+	}
 	put_sgr(p, SGR_RESET);
 	fputc('\n', p->out);
 
@@ -245,13 +259,7 @@ static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_sourc
 		fprintf(p->out, " %*s | ", width, "");
 		if (from > 0)
 			fputs("   ", p->out);
-		for (size_t i = from; i < caret; i++) {
-			unsigned char c = (unsigned char)text[i];
-			if (c == '\t')
-				putc('\t', p->out);
-			else if ((c & 0xC0) != 0x80)
-				putc(' ', p->out);
-		}
+		pad_to(p->out, text, len, from, caret);
 		put_sgr(p, SGR_GREEN);
 		fputs(fixit, p->out);
 		put_sgr(p, SGR_RESET);

@@ -15,6 +15,7 @@
 struct push_rec {
 	struct nvtxt_event ev;
 	size_t msg_off;          /* the message's bytes in the thread's strings */
+	bool failed;             /* a RangePush with an error: its pop is consumed silently */
 };
 
 struct thread {
@@ -29,6 +30,7 @@ struct pairing {
 	struct thread *threads;
 	size_t count, cap;
 	struct thread *popped;   /* the thread whose top push the last pop closed */
+	unsigned long lost_pushes; /* failed pushes on an unknown thread */
 };
 
 struct pairing *pairing_new(void)
@@ -80,6 +82,7 @@ static void push(struct pairing *p, const struct nvtxt_event *ev)
 		buf_add(&t->strings, ev->message.ptr, ev->message.len);
 	r->ev.message.ptr = NULL;
 	r->ev.push = NULL;
+	r->failed = false;
 }
 
 static void drop_top(struct thread *t)
@@ -101,6 +104,10 @@ bool pairing_event(struct pairing *p, struct nvtxt_diags *d, struct nvtxt_event 
 		return true;
 	}
 	t = thread_of(p, ev, false);
+	if ((!t || t->n == 0) && p->lost_pushes) {
+		p->lost_pushes--;
+		return false;
+	}
 	if (!t || t->n == 0) {
 		diag_error(d, &ev->loc,
 			   "RangePop without an open RangePush on thread %lld of process %lld",
@@ -108,6 +115,10 @@ bool pairing_event(struct pairing *p, struct nvtxt_diags *d, struct nvtxt_event 
 		return false;
 	}
 	top = &t->recs[t->n - 1];
+	if (top->failed) {
+		drop_top(t);
+		return false;
+	}
 	fix_message(t, top);
 	if (top->ev.timebase != ev->timebase) {
 		dg = diag_begin(d, NVTXT_W_NONE, &ev->loc,
@@ -131,6 +142,27 @@ bool pairing_event(struct pairing *p, struct nvtxt_diags *d, struct nvtxt_event 
 	ev->push = &top->ev;
 	p->popped = t;
 	return true;
+}
+
+void pairing_failed(struct pairing *p, const struct nvtxt_event *ev, bool thread_known)
+{
+	struct thread *t;
+
+	if (ev->command == NVTXT_CMD_RANGE_PUSH) {
+		if (!thread_known) {
+			p->lost_pushes++;
+			return;
+		}
+		push(p, ev);
+		t = thread_of(p, ev, false);
+		t->recs[t->n - 1].failed = true;
+		t->recs[t->n - 1].ev.present &= ~NVTXT_BIT(NVTXT_ARG_MESSAGE);
+		t->strings.len = t->recs[t->n - 1].msg_off;
+	} else if (ev->command == NVTXT_CMD_RANGE_POP && thread_known) {
+		t = thread_of(p, ev, false);
+		if (t && t->n)
+			drop_top(t);
+	}
 }
 
 void pairing_commit(struct pairing *p)
@@ -164,7 +196,8 @@ int pairing_finish(struct pairing *p, struct nvtxt_diags *d, const struct nvtxt_
 		xgrow(&o, &cap, n + t->n, sizeof(*open));
 		open = o;
 		for (size_t j = 0; j < t->n; j++)
-			open[n++] = (struct open_push){ t, j };
+			if (!t->recs[j].failed)
+				open[n++] = (struct open_push){ t, j };
 	}
 	if (n)
 		qsort(open, n, sizeof(*open), by_ordinal);

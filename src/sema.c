@@ -550,6 +550,8 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 	if (cmd < 0)
 		return false;
 	c.cmd = (enum nvtxt_command)cmd;
+	ev->command = c.cmd;
+	ev->process_id = ev->thread_id = -1;
 	def = &s->defs[cmd];
 	if (def->poisoned)
 		return false;
@@ -581,6 +583,8 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 	}
 
 	/* the static ones: every other argument, from the variable of its name */
+	enum nvtxt_arg missing[NVTXT_ARG_COUNT];
+	size_t nmissing = 0;
 	for (size_t i = 0; i < ndflt; i++) {
 		enum nvtxt_arg arg = dflt[i];
 		const char *name = nvtxt_arg_name(arg);
@@ -593,14 +597,8 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 			continue;
 		b = var_get(s, (struct nvtxt_str){ name, strlen(name) });
 		if (!b) {
-			if (!nvtxt_arg_is_optional(arg)) {
-				struct nvtxt_diag *d = diag_begin(s->diags, NVTXT_W_NONE, &in->name_loc,
-					"%s needs a value for %s: its definition does not list %s, so it is static, and no variable '%s' is assigned before this call",
-					nvtxt_command_name(c.cmd), name, name, name);
-				diag_note(d, &def->loc, "the definition of %s is here", nvtxt_command_name(c.cmd));
-				diag_end(s->diags, d);
-				c.bad = true;
-			}
+			if (!nvtxt_arg_is_optional(arg))
+				missing[nmissing++] = arg;
 			continue;
 		}
 		if (b->value.kind == NVTXT_V_POISON) {
@@ -613,7 +611,28 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 		c.a[arg].v.origin = b;
 	}
 
+	if (nmissing) {
+		struct buf names = { 0 };
+		struct nvtxt_diag *d;
+		for (size_t i = 0; i < nmissing; i++)
+			buf_printf(&names, "%s%s", i ? (i + 1 == nmissing ? " and " : ", ") : "",
+				   nvtxt_arg_name(missing[i]));
+		if (nmissing == 1)
+			d = diag_begin(s->diags, NVTXT_W_NONE, &in->name_loc,
+				       "%s needs a value for %s: its definition does not list it, so it is static, and no variable '%s' is assigned before this call",
+				       nvtxt_command_name(c.cmd), names.ptr, names.ptr);
+		else
+			d = diag_begin(s->diags, NVTXT_W_NONE, &in->name_loc,
+				       "%s needs values for %s: its definition does not list them, so they are static, and no variables of those names are assigned before this call",
+				       nvtxt_command_name(c.cmd), names.ptr);
+		diag_note(d, &def->loc, "the definition of %s is here", nvtxt_command_name(c.cmd));
+		diag_end(s->diags, d);
+		buf_free(&names);
+		c.bad = true;
+	}
+
 	memset(ev, 0, sizeof(*ev));
+	ev->process_id = ev->thread_id = -1;
 	ev->command = c.cmd;
 	ev->loc = in->name_loc;
 	for (int arg = 0; arg < NVTXT_ARG_COUNT; arg++)
@@ -657,11 +676,14 @@ static void deliver(struct sema *s, struct nvtxt_event *ev)
 
 static void call(struct sema *s, const struct nvtxt_instr *in)
 {
-	struct nvtxt_event ev;
+	struct nvtxt_event ev = { .command = NVTXT_CMD_COUNT };
 	bool ok;
 
-	if (!call_event(s, in, &ev))
+	if (!call_event(s, in, &ev)) {
+		if (ev.command == NVTXT_CMD_RANGE_PUSH || ev.command == NVTXT_CMD_RANGE_POP)
+			pairing_failed(s->pairing, &ev, ev.process_id >= 0 && ev.thread_id >= 0);
 		return;
+	}
 	switch (ev.command) {
 	case NVTXT_CMD_RANGE_PUSH:
 	case NVTXT_CMD_RANGE_POP:

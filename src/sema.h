@@ -58,6 +58,13 @@ struct pairing *pairing_new(void);
  * push, so one bad pop does not cascade.
  */
 bool pairing_event(struct pairing *p, struct nvtxt_diags *d, struct nvtxt_event *ev);
+/*
+ * A RangePush or RangePop whose call had an error, so that it does not
+ * cascade: a failed push still opens a (silent) range on its thread, and
+ * a failed pop still closes one.  thread_known is false when ProcessId or
+ * ThreadId was bad; then a later pop without an open push is forgiven.
+ */
+void pairing_failed(struct pairing *p, const struct nvtxt_event *ev, bool thread_known);
 /* Releases the push that the last successful pop closed. */
 void pairing_commit(struct pairing *p);
 /*

@@ -242,3 +242,37 @@ void idmap_free(struct idmap *m)
 	m->slots = NULL;
 	m->cap = m->count = 0;
 }
+
+/* The length of the valid UTF-8 sequence at p (of n bytes), or 0. */
+size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	unsigned c = p[0];
+	size_t len;
+	unsigned lo = 0x80, hi = 0xBF;
+
+	if (c >= 0x01 && c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		len = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		len = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		len = 4;
+	else
+		return 0;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xBF)
+			return 0;
+	return len;
+}
+

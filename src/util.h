@@ -12,6 +12,12 @@
 #define NVTXT_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define NVTXT_PRINTF(f, a)
+/*
+ * The length in bytes (1-4) of the well-formed UTF-8 sequence at p, which
+ * has n bytes left, or 0 when p does not start one (NUL counts as invalid).
+ */
+size_t utf8_seq(const unsigned char *p, size_t n);
+
 #endif
 
 /*
@@ -89,5 +95,11 @@ uint32_t *idmap_get(const struct idmap *m, uint64_t a, uint64_t b);
 /* Returns the value's address, inserting (a, b) -> value when absent (*inserted says which). */
 uint32_t *idmap_put(struct idmap *m, uint64_t a, uint64_t b, uint32_t value, int *inserted);
 void idmap_free(struct idmap *m);
+
+/*
+ * The length in bytes (1-4) of the well-formed UTF-8 sequence at p, which
+ * has n bytes left, or 0 when p does not start one (NUL counts as invalid).
+ */
+size_t utf8_seq(const unsigned char *p, size_t n);
 
 #endif

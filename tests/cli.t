@@ -1,0 +1,156 @@
+#!/bin/sh
+# The command line: exit statuses, standard input, output files written
+# atomically, fmt --check and -i, option errors, and that several files on
+# one command line share nothing.
+cd "$(dirname "$0")" || exit 1
+. ./lib.sh
+cd "$T" || exit 1
+
+good='Marker, 1, "Qpc", 1, 2,,, "ok",'
+printf '%s\n' "$good" >good.nvtxt
+printf 'Marker, -1, Qpc, 1, 2,,, "bad",\n' >bad.nvtxt
+printf 'RangePush, 1, Qpc, 1, 2,,,,\n' >warn.nvtxt
+
+"$NVTXTC" lint good.nvtxt >out 2>err
+is "$?:$(cat out err)" "0:" "a clean file: exit 0, no output at all"
+"$NVTXTC" good.nvtxt >out 2>err
+is "$?" 0 "lint is the default command"
+"$NVTXTC" lint bad.nvtxt >out 2>err
+is "$?" 1 "a file with an error: exit 1"
+grep -q '^bad.nvtxt:1:9: error: ' err
+ok $? "the error is in GCC's format FILE:LINE:COL: error:"
+grep -q '^1 error generated.$' err
+ok $? "a summary line ends the diagnostics"
+"$NVTXTC" lint warn.nvtxt >out 2>err
+is "$?" 0 "warnings alone: exit 0"
+grep -q 'warning: .*\[-Wunclosed-range\]$' err
+ok $? "a warning names its -W option"
+"$NVTXTC" lint -Werror warn.nvtxt >out 2>err
+is "$?" 1 "-Werror: a warning makes exit 1"
+grep -q 'error: .*\[-Werror=unclosed-range\]$' err
+ok $? "-Werror: the warning is printed as an error [-Werror=NAME]"
+"$NVTXTC" lint -Werror -Wno-error=unclosed-range warn.nvtxt >out 2>err
+is "$?" 0 "-Wno-error=NAME keeps one warning a warning"
+"$NVTXTC" lint -Werror=unclosed-range warn.nvtxt >out 2>err
+is "$?" 1 "-Werror=NAME"
+"$NVTXTC" lint -Wno-unclosed-range warn.nvtxt >out 2>err
+is "$?:$(cat err)" "0:" "-Wno-NAME silences the warning"
+"$NVTXTC" lint -w warn.nvtxt >out 2>err
+is "$?:$(cat err)" "0:" "-w silences every warning"
+"$NVTXTC" lint -Wunclosed-ranges warn.nvtxt >out 2>err
+is "$?" 2 "an unknown warning is a usage error"
+grep -q "did you mean 'unclosed-range'" err
+ok $? "an unknown warning gets a suggestion"
+
+"$NVTXTC" lint - <bad.nvtxt >out 2>err
+grep -q '^<stdin>:1:9: error' err
+ok $? "'-' reads standard input, named <stdin>"
+"$NVTXTC" lint --stdin-name=buffer.nvtxt - <bad.nvtxt >out 2>err
+grep -q '^buffer.nvtxt:1:9: error' err
+ok $? "--stdin-name names standard input in diagnostics"
+grep -q 'Marker, -1' err
+ok $? "standard input still gets source excerpts"
+
+mkdir adir
+"$NVTXTC" lint adir >out 2>err
+is "$?" 2 "a directory as FILE: exit 2"
+grep -q "adir.*directory" err
+ok $? "a directory as FILE: the message says so"
+"$NVTXTC" lint missing.nvtxt >out 2>err
+is "$?" 2 "a missing file: exit 2"
+grep -q "cannot open 'missing.nvtxt'" err
+ok $? "a missing file: the message names it"
+if [ "$(id -u)" != 0 ]; then
+	printf '%s\n' "$good" >locked.nvtxt
+	chmod 000 locked.nvtxt
+	"$NVTXTC" lint locked.nvtxt >out 2>err
+	is "$?" 2 "an unreadable file: exit 2"
+else
+	skip "an unreadable file: running as root, which reads anything"
+fi
+"$NVTXTC" lint good.nvtxt bad.nvtxt missing.nvtxt >out 2>err
+is "$?" 2 "several files: the worst status wins"
+
+"$NVTXTC" --bogus good.nvtxt >out 2>err
+is "$?" 2 "an unknown option: exit 2"
+"$NVTXTC" >out 2>err
+is "$?" 2 "no input files: exit 2"
+"$NVTXTC" --max-errors=x good.nvtxt >out 2>err
+is "$?" 2 "a bad --max-errors: exit 2"
+"$NVTXTC" --color=sometimes good.nvtxt >out 2>err
+is "$?" 2 "a bad --color: exit 2"
+"$NVTXTC" --help >out 2>err
+is "$?" 0 "--help exits 0"
+grep -q '^Usage: nvtxtc' out
+ok $? "--help prints the usage on standard output"
+"$NVTXTC" --version >out 2>err
+grep -q '^nvtxtc [0-9]' out
+ok $? "--version prints the version"
+
+"$NVTXTC" lint --color=always bad.nvtxt >out 2>err
+grep -q "$(printf '\033')\[" err
+ok $? "--color=always colors diagnostics"
+"$NVTXTC" lint --color=never bad.nvtxt >out 2>err
+! grep -q "$(printf '\033')" err
+ok $? "--color=never does not"
+
+# --max-errors caps what is printed and says how much was left out
+for i in 1 2 3 4 5 6 7; do printf 'Marker, -%s, Qpc, 1, 2,,,,\n' "$i"; done >many.nvtxt
+"$NVTXTC" lint --max-errors=2 many.nvtxt >out 2>err
+is "$?:$(grep -c ': error: ' err)" "1:2" "--max-errors=2 shows two errors"
+grep -q '^many.nvtxt: note: 5 more errors not shown (--max-errors=2)$' err
+ok $? "--max-errors: the summary counts the rest"
+
+# each file stands alone: a variable of the first is unknown in the second
+printf 'TimeBase = Qpc\n' >defines.nvtxt
+printf '@Marker, Time, ProcessId, ThreadId\nMarker, 1, 2, 3\n' >uses.nvtxt
+"$NVTXTC" lint defines.nvtxt uses.nvtxt >out 2>err
+is "$?" 1 "several files share no variables"
+grep -q "^uses.nvtxt:2:1: error: Marker needs a value for TimeBase" err
+ok $? "the second file misses the first file's TimeBase"
+
+# --emit=nvtxt -o: written only on success, atomically
+"$NVTXTC" --emit=nvtxt -o out.nvtxt good.nvtxt >out 2>err
+is "$?:$(cat out.nvtxt)" "0:$good" "--emit=nvtxt -o writes the normal form"
+"$NVTXTC" --emit=nvtxt -o out.nvtxt bad.nvtxt >out 2>err
+is "$?:$(cat out.nvtxt)" "1:$good" "an input with errors leaves the previous output untouched"
+"$NVTXTC" --emit=nvtxt -o new.nvtxt bad.nvtxt >out 2>err
+[ ! -e new.nvtxt ]
+ok $? "an input with errors creates no output file"
+is "$(ls -a | grep -c '\.tmp')" 0 "no temporary file is left behind"
+"$NVTXTC" --emit=nvtxt -o adir good.nvtxt >out 2>err
+is "$?" 2 "-o naming a directory: exit 2"
+"$NVTXTC" --emit=nvtxt good.nvtxt bad.nvtxt >out 2>err
+is "$?" 2 "--emit takes one input"
+"$NVTXTC" --emit=nvtxt - <good.nvtxt >out 2>err
+is "$?:$(cat out)" "0:$good" "--emit=nvtxt reads standard input"
+
+# fmt: stdout, --check, -i
+printf 'Marker ,1,Qpc,1,2 ,,,"x",\n' >ugly.nvtxt
+cp ugly.nvtxt ugly.orig
+"$NVTXTC" fmt ugly.nvtxt >out 2>err
+is "$?:$(cat out)" '0:Marker, 1, Qpc, 1, 2,,, "x",' "fmt prints the formatted file"
+"$NVTXTC" fmt --check ugly.nvtxt good.nvtxt >out 2>err
+is "$?:$(cat out)" "1:ugly.nvtxt" "fmt --check lists the files that would change, exit 1"
+"$NVTXTC" fmt --check good.nvtxt >out 2>err
+is "$?:$(cat out)" "0:" "fmt --check on a formatted file: exit 0, no output"
+chmod 640 ugly.nvtxt
+"$NVTXTC" fmt -i ugly.nvtxt >out 2>err
+is "$?:$(cat ugly.nvtxt)" '0:Marker, 1, Qpc, 1, 2,,, "x",' "fmt -i rewrites in place"
+is "$(stat -c %a ugly.nvtxt)" 640 "fmt -i keeps the file's mode"
+printf 'Marker, 1, "unterminated\n' >broken.nvtxt
+cp broken.nvtxt broken.orig
+"$NVTXTC" fmt -i broken.nvtxt >out 2>err
+is "$?" 1 "fmt -i of a file with a syntax error: exit 1"
+cmp -s broken.nvtxt broken.orig
+ok $? "fmt -i leaves a file with syntax errors untouched"
+is "$(ls -a | grep -c '\.tmp')" 0 "fmt -i leaves no temporary file"
+"$NVTXTC" fmt - <ugly.orig >out 2>err
+is "$?:$(cat out)" '0:Marker, 1, Qpc, 1, 2,,, "x",' "fmt reads standard input"
+"$NVTXTC" fmt --check --stdin-name=buf.nvtxt - <ugly.orig >out 2>err
+is "$?:$(cat out)" "1:buf.nvtxt" "fmt --check on standard input names it"
+"$NVTXTC" fmt -o x.nvtxt good.nvtxt >out 2>err
+is "$?" 2 "fmt does not take -o"
+"$NVTXTC" lint --check good.nvtxt >out 2>err
+is "$?" 2 "--check belongs to fmt"
+done_testing

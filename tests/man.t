@@ -1,0 +1,41 @@
+#!/bin/sh
+# The manual pages: mandoc finds nothing to warn about in any page, man(1)
+# renders nvtxtc(1), and nvtxtc(1)'s OPTIONS list exactly the options that
+# `nvtxtc --help` prints (and the warnings it lists).
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+for page in man/*.1 man/*.5; do
+	mandoc -T lint -W warning "$page" >"$T/lint" 2>&1
+	st=$?
+	[ -s "$T/lint" ] && st=1
+	ok $st "mandoc -T lint -W warning $page is silent"
+	sed 's/^/# /' "$T/lint" | head -n 20
+done
+if command -v man >/dev/null 2>&1; then
+	MANWIDTH=80 man -l man/nvtxtc.1 >"$T/man.txt" 2>"$T/man.err"
+	st=$?
+	[ -s "$T/man.err" ] && st=1
+	ok $st "man -l man/nvtxtc.1 renders without complaint"
+	grep -q "EXIT STATUS" "$T/man.txt"
+	ok $? "the rendered nvtxtc(1) has an EXIT STATUS section"
+else
+	skip "man is not installed"
+	skip "man is not installed"
+fi
+
+# The options of --help, one per line, without their placeholders (NAME, FILE, N, WHEN).
+"$NVTXTC" --help | grep '^  -' | sed 's/   .*//; s/,/ /g' | tr ' ' '\n' |
+	sed 's/\(NAME\|FILE\|WHEN\|N\)$//' | grep . | sort -u >"$T/help.opts"
+# The options of the OPTIONS section of nvtxtc(1), the same way.
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/nvtxtc.1 | sed -n '/^\.TP/{n;p;}' |
+	sed 's/^\.[A-Z]* //; s/\\-/-/g; s/"//g; s/,//g' | tr ' ' '\n' | grep '^-' |
+	sed 's/\(NAME\|FILE\|WHEN\|N\)$//' | sort -u >"$T/man.opts"
+[ -s "$T/help.opts" ]
+ok $? "--help lists options"
+same_file "$T/man.opts" "$T/help.opts" "nvtxtc(1) OPTIONS and --help list the same options"
+
+"$NVTXTC" --help | sed -n '/^Warnings/,/^$/p' | awk '/^  / {print $1}' | sort >"$T/help.w"
+sed -n '/^\.SH WARNINGS/,/^\.SH /p' man/nvtxtc.1 | sed -n '/^\.TP/{n;p;}' |
+	sed 's/^\.B //; s/\\-/-/g' | sort >"$T/man.w"
+same_file "$T/man.w" "$T/help.w" "nvtxtc(1) WARNINGS and --help list the same warnings"
+done_testing
