@@ -29,6 +29,7 @@ YY_DECL;
 }
 
 %code {
+#include <string.h>
 /* A rule's location: from its first symbol to the end of its last; an empty rule sits right after the previous symbol. */
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                                  \
 	do {                                                                         \
@@ -87,8 +88,9 @@ instr:
 |	IDENT EQUALS
 		{ struct nvtxt_loc at = @2;
 		  at.col += at.len; at.len = 0;
-		  diag_error(fe->diags, &at, "expected a value after '=' in the assignment to '%s', found end of line", $1.ptr);
-		  fe->line_syntax_error = true; }
+		  if (!fe->line_reported)
+			diag_error(fe->diags, &at, "expected a value after '=' in the assignment to '%s', found end of line", $1.ptr);
+		  fe->line_reported = fe->line_syntax_error = true; }
 |	AT IDENT deflist
 		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_DEFINITION, .loc = @$, .name = $2, .name_loc = @2, .end_loc = @$ }; }
 |	IDENT
@@ -170,6 +172,8 @@ static void describe_token(struct nvtxt_frontend *fe, yysymbol_kind_t token, str
 			buf_printf(out, "string %c", v->quote);
 			describe_text(out, v->text.ptr, v->text.len);
 			buf_printf(out, "%c", v->quote);
+		} else if (v->text.len >= 3 && memcmp(v->text.ptr, "\xEF\xBB\xBF", 3) == 0) {
+			buf_adds(out, "a byte order mark (U+FEFF), which may only start the file");
 		} else {
 			buf_adds(out, "'");
 			describe_text(out, v->text.ptr, v->text.len);
@@ -208,8 +212,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
 	bool line_start = false, after_name = false, after_value = false;
 
 	(void)scanner;
-	if (fe->line_syntax_error)
+	fe->line_syntax_error = true;
+	if (fe->line_reported)
 		return 0;
+	fe->line_reported = true;
 	for (int i = 0; i < n; i++) {
 		if (expected[i] == YYSYMBOL_AT)
 			line_start = true;
@@ -221,16 +227,22 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
 	describe_token(fe, found, &what);
 	if (found == YYSYMBOL_EOL)
 		loc.len = 0;
-	if (line_start) {
+	if (fe->line_is_def && !fe->def_name.ptr) {
+		buf_printf(&msg, "expected a command name after '@', found %s", what.ptr);
+	} else if (fe->line_is_def && n == 1 && expected[0] == YYSYMBOL_IDENT) {
+		buf_printf(&msg, "expected an argument name of %.*s, found %s", (int)fe->def_name.len, fe->def_name.ptr, what.ptr);
+	} else if (fe->line_is_def) {
+		buf_printf(&msg, "expected ',' and an argument name, or end of line, found %s", what.ptr);
+	} else if (line_start) {
 		buf_printf(&msg, "expected a command call, an assignment, a definition ('@') or a comment ('#') at the start of a line, found %s", what.ptr);
 	} else if (after_name) {
 		buf_printf(&msg, "expected '=' (an assignment) or ',' (a command call) after the name, found %s", what.ptr);
 	} else if (after_value) {
 		buf_printf(&msg, "expected end of line after the value, found %s", what.ptr);
-		if (found == YYSYMBOL_COMMA)
+		if (found == YYSYMBOL_COMMA || found == YYSYMBOL_VALUE)
 			buf_adds(&msg, " (an assignment takes exactly one value)");
-		else if (found == YYSYMBOL_VALUE)
-			buf_adds(&msg, " (an assignment takes exactly one value; quote a string that mixes text and '$')");
+		if (found == YYSYMBOL_VALUE && fe->last_value && fe->last_value->quote == '$')
+			buf_adds(&msg, "; to join text and a variable, write them as one quoted string");
 	} else {
 		buf_adds(&msg, "expected ");
 		for (int i = 0; i < n; i++) {
@@ -249,7 +261,6 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
 			buf_adds(&msg, " (values are separated by ',')");
 	}
 	diag_error(fe->diags, &loc, "%s", msg.ptr);
-	fe->line_syntax_error = true;
 	buf_free(&what);
 	buf_free(&msg);
 	return 0;

@@ -56,6 +56,11 @@ struct nvtxt_instr {
 	struct nvtxt_loc *arg_locs;
 	size_t nargs;
 	struct nvtxt_loc end_loc;   /* the end of the line's last token */
+	/*
+	 * A definition line with a syntax error (only kind and name are set):
+	 * the command's calls are skipped until its next definition.
+	 */
+	bool broken;
 };
 
 #endif

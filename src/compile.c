@@ -89,14 +89,15 @@ static void start_input(struct nvtxt_frontend *fe)
 	unsigned char *p = fe->pending;
 
 	fe->started = true;
-	while (fe->npending < 3) {
-		ssize_t n = read_some(fe, p + fe->npending, 3 - fe->npending);
+	while (fe->npending < 4) {
+		ssize_t n = read_some(fe, p + fe->npending, 4 - fe->npending);
 		if (n <= 0)
 			break;
 		fe->npending += (size_t)n;
 	}
 	if (fe->npending >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-		fe->npending = 0;
+		memmove(p, p + 3, fe->npending - 3);
+		fe->npending -= 3;
 		fe->offset = fe->line_offset = 3;
 		return;
 	}
@@ -108,7 +109,7 @@ static void start_input(struct nvtxt_frontend *fe)
 		fe->stop = true;
 		return;
 	}
-	if (fe->npending >= 2 && ((p[0] == 0 && p[1] > 0 && p[1] < 0x80) || (p[1] == 0 && p[0] > 0 && p[0] < 0x80))) {
+	if (fe->npending >= 4 && ((p[0] == 0 && p[1] && p[2] == 0 && p[3]) || (p[0] && p[1] == 0 && p[2] && p[3] == 0))) {
 		at.len = 1;
 		diag_error(fe->diags, &at,
 			   "the file looks like UTF-16 without a byte order mark (it has NUL bytes between its characters); NVTXT files are UTF-8");
@@ -211,6 +212,9 @@ static void reset_line(struct nvtxt_frontend *fe)
 	fe->nvalues = 0;
 	fe->nargs = 0;
 	fe->line_syntax_error = false;
+	fe->line_reported = false;
+	fe->line_is_def = false;
+	fe->def_name = (struct nvtxt_str){ NULL, 0 };
 	fe->last_value = NULL;
 	fe->last_token = (struct nvtxt_str){ "", 0 };
 	arena_reset(&fe->arena);
@@ -233,6 +237,11 @@ void frontend_finish_line(struct nvtxt_frontend *fe)
 
 void frontend_drop_line(struct nvtxt_frontend *fe)
 {
+	/* a definition that does not parse still replaces the previous one, as a broken one */
+	if (fe->line_is_def && fe->def_name.ptr && !fe->stop) {
+		struct nvtxt_instr in = { .kind = NVTXT_I_DEFINITION, .broken = true, .name = fe->def_name };
+		fe->consume(fe->consume_user, &in);
+	}
 	reset_line(fe);
 }
 

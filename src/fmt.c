@@ -28,6 +28,8 @@ void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in)
 	FILE *out = f->out;
 	size_t len;
 
+	if (in->broken)
+		return;
 	if (in->kind == NVTXT_I_BLANK) {
 		f->pending_blank++;
 		return;

@@ -53,7 +53,10 @@ struct nvtxt_frontend {
 	struct nvtxt_str *args;
 	struct nvtxt_loc *arg_locs;
 	size_t nargs, args_cap;
-	bool line_syntax_error;  /* later lexical errors on this line are not reported */
+	bool line_syntax_error;  /* the line does not parse: it reaches no pass */
+	bool line_reported;      /* the scanner or parser reported an error on this line: no more from them */
+	bool line_is_def;        /* the line starts with '@' */
+	struct nvtxt_str def_name; /* the command name after '@', if scanned */
 	struct nvtxt_str last_token;     /* the text of the last name, comment or bad byte */
 	struct nvtxt_value *last_value;  /* the last value token */
 

@@ -389,12 +389,12 @@ static void print_totals(const struct totals *t)
 {
 	if (!t->errors && !t->warnings)
 		return;
-	if (t->warnings)
-		fprintf(stderr, "%lu warning%s", t->warnings, t->warnings == 1 ? "" : "s");
-	if (t->warnings && t->errors)
-		fputs(" and ", stderr);
 	if (t->errors)
 		fprintf(stderr, "%lu error%s", t->errors, t->errors == 1 ? "" : "s");
+	if (t->warnings && t->errors)
+		fputs(" and ", stderr);
+	if (t->warnings)
+		fprintf(stderr, "%lu warning%s", t->warnings, t->warnings == 1 ? "" : "s");
 	fputs(" generated.\n", stderr);
 }
 

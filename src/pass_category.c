@@ -67,30 +67,37 @@ static bool has_parent(const struct category *c, uint32_t n)
 	return c->nodes[n].parent != n;
 }
 
-/* Names the cycle that child -> parent would close: child -> parent -> ... -> child. */
-static void describe_cycle(struct category *c, uint32_t child, uint32_t parent, struct buf *out,
-			   size_t *length)
+/*
+ * Names the cycle that making `child` a child of `parent` would close, from
+ * parent to child: child -> ... -> parent -> child (each arrow reads "is
+ * the parent of"), cut in the middle when long.  Returns the number of
+ * categories in it; *path receives them in that order (caller frees).
+ */
+static size_t describe_cycle(struct category *c, uint32_t child, uint32_t parent, struct buf *out,
+			     uint32_t **path)
 {
-	size_t shown = 0, total = 1;
-	uint32_t n = parent;
+	size_t n = 0, cap = 0;
+	uint32_t *up = NULL;
 
-	buf_printf(out, "%u", (unsigned)c->nodes[child].id);
-	while (1) {
-		total++;
-		if (shown < 12) {
-			buf_printf(out, " -> %u", (unsigned)c->nodes[n].id);
-			shown++;
-		} else if (shown == 12) {
-			buf_adds(out, " -> ...");
-			shown++;
-		}
-		if (n == child)
+	/* walk up from the parent to the child, then read the walk backwards */
+	for (uint32_t x = parent;; x = c->nodes[x].parent) {
+		void *p = up;
+		xgrow(&p, &cap, n + 1, sizeof(*up));
+		up = p;
+		up[n++] = x;
+		if (x == child)
 			break;
-		n = c->nodes[n].parent;
 	}
-	if (shown > 12)
-		buf_printf(out, " -> %u", (unsigned)c->nodes[child].id);
-	*length = total - 1;
+	for (size_t i = n; i-- > 0;) {
+		size_t k = n - 1 - i;
+		if (k < 8 || i < 3)
+			buf_printf(out, "%u -> ", (unsigned)c->nodes[up[i]].id);
+		else if (k == 8)
+			buf_printf(out, "... (%zu more) -> ", n - 11);
+	}
+	buf_printf(out, "%u", (unsigned)c->nodes[child].id);
+	*path = up;
+	return n;
 }
 
 static bool add_child(struct category *c, struct nvtxt_diags *d, const struct nvtxt_event *ev)
@@ -125,16 +132,20 @@ static bool add_child(struct category *c, struct nvtxt_diags *d, const struct nv
 	}
 	if (find(c, parent) == find(c, child)) {
 		struct buf cycle = { 0 };
-		size_t length = 0;
-		describe_cycle(c, child, parent, &cycle, &length);
+		uint32_t *path;
+		size_t length = describe_cycle(c, child, parent, &cycle, &path);
 		dg = diag_begin(d, NVTXT_W_NONE, &ev->loc,
-				"making category %u a child of %u would close a cycle of %zu categories: %s",
+				"making category %u a child of %u would close a cycle of %zu categories (parent -> child): %s",
 				(unsigned)cid, (unsigned)pid, length, cycle.ptr);
-		if (c->nodes[parent].loc.line)
-			diag_note(dg, &c->nodes[parent].loc, "category %u was made a child of %u here",
-				  (unsigned)pid, (unsigned)c->nodes[c->nodes[parent].parent].id);
+		/* the other edges of the cycle, from the top, at most three */
+		for (size_t i = length - 1, shown = 0; i-- > 0 && shown < 3; shown++) {
+			uint32_t x = path[i];
+			diag_note(dg, &c->nodes[x].loc, "category %u was made a child of %u here",
+				  (unsigned)c->nodes[x].id, (unsigned)c->nodes[c->nodes[x].parent].id);
+		}
 		diag_end(d, dg);
 		buf_free(&cycle);
+		free(path);
 		return false;
 	}
 	c->nodes[child].parent = parent;

@@ -32,6 +32,8 @@ struct sema {
 	size_t vars_cap, vars_count;
 
 	struct definition defs[NVTXT_CMD_COUNT];
+	/* unknown command names whose definition was already reported: their calls are skipped quietly */
+	struct idmap unknown_defined;
 	struct pairing *pairing;
 	struct category *category;
 	struct naming *naming;
@@ -175,15 +177,27 @@ static const char *const *command_names(void)
 	return names;
 }
 
-/* Reports an unknown command name; returns the command or -1. */
+/*
+ * Reports an unknown command name; returns the command or -1.  The calls
+ * of an unknown command whose definition was reported are not reported
+ * again.
+ */
 static int command(struct sema *s, const struct nvtxt_instr *in)
 {
 	int cmd = nvtxt_command_lookup(in->name.ptr, in->name.len);
+	uint64_t key = hash_bytes(in->name.ptr, in->name.len);
 	const char *near;
 	struct nvtxt_diag *d;
+	int inserted;
 
 	if (cmd >= 0)
 		return cmd;
+	if (in->kind == NVTXT_I_CALL && idmap_get(&s->unknown_defined, key, in->name.len))
+		return -1;
+	if (in->kind == NVTXT_I_DEFINITION && s->unknown_defined.count < 1024)
+		idmap_put(&s->unknown_defined, key, in->name.len, 0, &inserted);
+	if (in->broken)
+		return -1;
 	near = suggest(in->name.ptr, in->name.len, command_names(), NVTXT_CMD_COUNT);
 	if (near) {
 		d = diag_begin(s->diags, NVTXT_W_NONE, &in->name_loc,
@@ -208,6 +222,11 @@ static void definition(struct sema *s, const struct nvtxt_instr *in)
 
 	if (cmd < 0)
 		return;
+	if (in->broken) {
+		/* its syntax error is reported; its calls are skipped until the next definition */
+		s->defs[cmd] = (struct definition){ .custom = true, .poisoned = true };
+		return;
+	}
 	for (size_t i = 0; i < in->nargs; i++) {
 		struct nvtxt_str a = in->args[i];
 		int arg = nvtxt_arg_lookup(a.ptr, a.len);
@@ -299,6 +318,8 @@ static void describe_value(struct buf *b, const struct nvtxt_value *v)
 	if (v->kind == NVTXT_V_INTEGER) {
 		buf_adds(b, "integer ");
 		buf_add(b, v->text.ptr, v->text.len > 60 ? 60 : v->text.len);
+		if (v->text.len > 2 && (v->text.ptr[1] | 0x20) == 'x')
+			buf_printf(b, " (%lld)", (long long)v->integer);
 	} else {
 		buf_adds(b, "string ");
 		describe_string(b, v->text.ptr, v->text.len);
@@ -555,6 +576,10 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 	def = &s->defs[cmd];
 	if (def->poisoned)
 		return false;
+	/* a value the scanner already reported makes the call unusable: say nothing more */
+	for (size_t i = 0; i < in->nvalues; i++)
+		if (in->values[i].kind == NVTXT_V_POISON)
+			return false;
 	ndflt = nvtxt_command_default_args(c.cmd, dflt);
 	listed = def->custom ? def->args : dflt;
 	nlisted = def->custom ? def->nargs : ndflt;
@@ -768,6 +793,7 @@ void sema_free(struct sema *s)
 		}
 	}
 	free(s->vars);
+	idmap_free(&s->unknown_defined);
 	pairing_free(s->pairing);
 	category_free(s->category);
 	naming_free(s->naming);
