@@ -21,6 +21,8 @@ BISON ?= bison
 PROVE ?= prove
 
 B = build
+BIN = nvtxtc
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LIB_SRCS = src/lang.c src/colors.c src/util.c src/diag.c src/compile.c src/sema.c \
 	src/pass_pairing.c src/pass_category.c src/pass_naming.c src/emit_nvtxt.c src/fmt.c \
@@ -30,7 +32,7 @@ GEN_OBJS = $(B)/nvtxt.tab.o $(B)/nvtxt.lex.o
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o) $(GEN_OBJS)
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/unit/%.t,$(UNIT_SRCS))
 
-all: nvtxtc
+all: $(BIN)
 
 $(B)/.deps-ok:
 	@mkdir -p $(B)
@@ -60,16 +62,20 @@ $(B)/libnvtxt.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $(LIB_OBJS)
 
-nvtxtc: $(B)/main.o $(B)/libnvtxt.a
+$(BIN): $(B)/main.o $(B)/libnvtxt.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/libnvtxt.a $(LDLIBS)
 
 $(B)/tests/unit/%.t: tests/unit/%.c tests/unit/tap.h $(B)/libnvtxt.a
 	@mkdir -p $(B)/tests/unit
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt.a $(LDLIBS)
 
-check: nvtxtc $(UNIT_TESTS)
+check: $(BIN) $(UNIT_TESTS)
 	@sh .ci/deps prove
-	$(PROVE) --exec '' $(UNIT_TESTS) tests/*.t
+	NVTXTC=$(BIN) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t
+
+# The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+check-sanitize:
+	$(MAKE) B=build/san BIN=build/san/nvtxtc CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' check
 
 demo: nvtxtc
 	@for f in examples/*.nvtxt; do \
@@ -79,7 +85,7 @@ demo: nvtxtc
 	done
 	@echo "demo: every example lints clean and has a normal form"
 
-install: nvtxtc
+install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 nvtxtc $(DESTDIR)$(BINDIR)/nvtxtc
 	install -m 644 man/nvtxtc.1 $(DESTDIR)$(MANDIR)/man1/nvtxtc.1
@@ -92,6 +98,6 @@ uninstall:
 clean:
 	rm -rf $(B) nvtxtc
 
-.PHONY: all check demo install uninstall clean
+.PHONY: all check check-sanitize demo install uninstall clean
 
 -include $(wildcard $(B)/*.d)
