@@ -28,6 +28,21 @@ LIB_SRCS = src/lang.c src/colors.c src/util.c src/diag.c src/compile.c src/sema.
 	src/pass_pairing.c src/pass_category.c src/pass_naming.c src/emit_nvtxt.c src/fmt.c \
 	src/output.c
 UNIT_SRCS = tests/unit/colors.c
+# payload: begin
+# The payload back end (nvtxt-payload(5)).  The NVTX v3 headers enable the
+# compile-time checks of its constants and `nvtxtc replay`; ./configure may
+# set NVTX_CPPFLAGS, otherwise the CUDA toolkit's include directory is tried.
+NVTX_INC ?= /usr/local/cuda/include
+NVTX_CPPFLAGS ?= $(if $(wildcard $(NVTX_INC)/nvtx3/nvToolsExtPayload.h),-I$(NVTX_INC) -DNVTXTC_HAVE_NVTX)
+PAYLOAD_SRCS = src/payload_write.c src/payload_read.c src/payload_dump.c \
+	$(if $(NVTX_CPPFLAGS),src/replay.c)
+LIB_SRCS += $(PAYLOAD_SRCS)
+CPPFLAGS += $(NVTX_CPPFLAGS)
+LDLIBS += $(if $(NVTX_CPPFLAGS),-ldl)
+UNIT_SRCS += tests/unit/payload.c
+RECORDER = $(B)/tests/inject/recorder.so
+CHECK_DEPS = $(if $(NVTX_CPPFLAGS),$(RECORDER))
+# payload: end
 GEN_OBJS = $(B)/nvtxt.tab.o $(B)/nvtxt.lex.o
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o) $(GEN_OBJS)
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/unit/%.t,$(UNIT_SRCS))
@@ -39,10 +54,10 @@ $(B)/.deps-ok:
 	@sh .ci/deps flex bison
 	@touch $@
 
-$(B)/nvtxt.tab.c $(B)/nvtxt.tab.h: grammar/nvtxt.y $(B)/.deps-ok
+$(B)/nvtxt.tab.c $(B)/nvtxt.tab.h &: grammar/nvtxt.y $(B)/.deps-ok
 	$(BISON) -Wall -Werror --defines=$(B)/nvtxt.tab.h -o $(B)/nvtxt.tab.c grammar/nvtxt.y
 
-$(B)/nvtxt.lex.c $(B)/nvtxt.lex.h: grammar/nvtxt.l $(B)/.deps-ok
+$(B)/nvtxt.lex.c $(B)/nvtxt.lex.h &: grammar/nvtxt.l $(B)/.deps-ok
 	$(FLEX) --header-file=$(B)/nvtxt.lex.h -o $(B)/nvtxt.lex.c grammar/nvtxt.l
 
 # flex's generated scanner compares signed and unsigned sizes and has unused helpers.
@@ -69,19 +84,36 @@ $(B)/tests/unit/%.t: tests/unit/%.c tests/unit/tap.h $(B)/libnvtxt.a
 	@mkdir -p $(B)/tests/unit
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt.a $(LDLIBS)
 
-check: $(BIN) $(UNIT_TESTS)
+# payload: begin (the NVTX injection library that `make check` replays into)
+$(RECORDER): tests/inject/recorder.c
+	@mkdir -p $(B)/tests/inject
+	$(CC) $(WARNINGS) $(NVTX_CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ tests/inject/recorder.c
+# payload: end
+
+check: $(BIN) $(UNIT_TESTS) $(CHECK_DEPS)
 	@sh .ci/deps prove
-	NVTXTC=$(BIN) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t
+	NVTXTC=$(BIN) RECORDER=$(abspath $(RECORDER)) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t tests/payload-goldens/run.t
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-sanitize:
 	$(MAKE) B=build/san BIN=build/san/nvtxtc CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' check
 
-demo: nvtxtc
+demo: nvtxtc $(CHECK_DEPS)
 	@for f in examples/*.nvtxt; do \
 		echo "== nvtxtc lint $$f"; ./nvtxtc lint $$f || exit 1; \
 		echo "== nvtxtc --emit=nvtxt $$f (first lines)"; \
 		./nvtxtc --emit=nvtxt $$f > $(B)/demo.out || exit 1; head -n 5 $(B)/demo.out; \
+	done
+	@for f in examples/*.nvtxt; do \
+		echo "== nvtxtc --emit=payload $$f; nvtxtc dump (first lines)"; \
+		./nvtxtc --emit=payload -o $(B)/demo.payload $$f 2>/dev/null || exit 1; \
+		echo "   $$(wc -c < $$f) bytes of NVTXT -> $$(wc -c < $(B)/demo.payload) bytes of payload"; \
+		./nvtxtc dump $(B)/demo.payload | head -n 3; \
+		$(if $(NVTX_CPPFLAGS),echo "== nvtxtc replay under $(RECORDER)"; \
+		NVTX_INJECTION64_PATH=$$PWD/$(RECORDER) NVTXT_RECORDER_OUT=$(B)/demo.rec \
+			./nvtxtc replay $(B)/demo.payload || exit 1; \
+		./nvtxtc --emit=nvtxt $$f 2>/dev/null | cmp -s - $(B)/demo.rec || exit 1; \
+		echo "   the tool received the normal form of $$f";) \
 	done
 	@echo "demo: every example lints clean and has a normal form"
 

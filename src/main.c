@@ -17,13 +17,17 @@
 #include "emit_nvtxt.h"
 #include "fmt.h"
 #include "output.h"
+#include "payload.h"
+#ifdef NVTXTC_HAVE_NVTX
+#include "replay.h"
+#endif
 #include "util.h"
 
 #ifndef NVTXTC_VERSION
 #define NVTXTC_VERSION "0.1"
 #endif
 
-enum emit_kind { EMIT_NONE, EMIT_NVTXT };
+enum emit_kind { EMIT_NONE, EMIT_NVTXT, EMIT_PAYLOAD };
 
 struct options {
 	bool fmt;
@@ -43,16 +47,23 @@ struct totals {
 static const char usage_text[] =
 	"Usage: nvtxtc [lint] [OPTION]... FILE...\n"
 	"       nvtxtc --emit=nvtxt [-o FILE] [OPTION]... FILE\n"
+	"       nvtxtc --emit=payload -o FILE [OPTION]... FILE\n"
 	"       nvtxtc fmt [--check] [-i] [OPTION]... FILE...\n"
+	"       nvtxtc dump FILE\n"
+	"       nvtxtc replay FILE\n"
 	"Check NVTXT files (the text form of NVIDIA's NVTX annotations), print them\n"
 	"in canonical form, or format them.  FILE '-' is standard input.\n"
 	"\n"
 	"Commands:\n"
 	"  lint                 check the files and print diagnostics (the default)\n"
 	"  fmt                  print the files with normalised layout\n"
+	"  dump                 print a payload file for a person\n"
+	"  replay               submit a payload file to NVTX (to the tool in\n"
+	"                       NVTX_INJECTION64_PATH)\n"
 	"\n"
 	"Options:\n"
 	"  --emit=nvtxt         print the canonical normal form of FILE\n"
+	"  --emit=payload       write FILE as NVTX payload schemas and batches (needs -o)\n"
 	"  -o FILE              write the output to FILE (atomically) instead of stdout\n"
 	"  --check              fmt: list the files that would change; exit 1 if any\n"
 	"  -i                   fmt: rewrite the files in place (atomically)\n"
@@ -334,6 +345,120 @@ static int run_fmt(struct run *run, char **files, int nfiles)
 	return worst;
 }
 
+/* A payload file read into memory and validated. */
+struct payload_file {
+	unsigned char *data;
+	size_t size;
+	struct nvtxt_payload_reader *r;
+};
+
+/*
+ * Reads fd from offset 0 to EOF and validates it (nvtxt-payload(5)).
+ * Returns 0; 1 for an invalid payload; 2 on a read error (message printed).
+ */
+static int payload_load(int fd, const char *display, struct payload_file *pf)
+{
+	size_t cap = 65536;
+	ssize_t n;
+	char err[512];
+
+	memset(pf, 0, sizeof *pf);
+	pf->data = malloc(cap);
+	if (!pf->data)
+		goto io;
+	while ((n = pread(fd, pf->data + pf->size, cap - pf->size, (off_t)pf->size)) != 0) {
+		if (n < 0)
+			goto io;
+		pf->size += (size_t)n;
+		if (pf->size == cap) {
+			unsigned char *p = realloc(pf->data, cap * 2);
+			if (!p)
+				goto io;
+			pf->data = p;
+			cap *= 2;
+		}
+	}
+	if (nvtxt_payload_open(&pf->r, pf->data, pf->size, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: error: %s\n", display, err);
+		return 1;
+	}
+	return 0;
+io:
+	fprintf(stderr, "nvtxtc: error: cannot read '%s': %s\n", display, strerror(errno));
+	return 2;
+}
+
+static void payload_free(struct payload_file *pf)
+{
+	nvtxt_payload_reader_free(pf->r);
+	free(pf->data);
+}
+
+/* True when fd (not standard input) holds a payload file, by its magic. */
+static bool is_payload(int fd)
+{
+	unsigned char magic[8];
+
+	return pread(fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
+	       nvtxt_payload_sniff(magic, sizeof magic);
+}
+
+/* A payload file where NVTXT is expected: its calls go to `be` (NULL: lint). */
+static int decompile_one(int fd, const char *display, const struct nvtxt_backend *be)
+{
+	struct payload_file pf;
+	char err[512];
+	int status = payload_load(fd, display, &pf);
+
+	if (status == 0 && be && nvtxt_payload_decompile(pf.r, be, err, sizeof err) != 0) {
+		fprintf(stderr, "nvtxtc: error: %s: %s\n", display, err);
+		status = 2;
+	}
+	payload_free(&pf);
+	return status;
+}
+
+/* nvtxtc dump FILE, nvtxtc replay FILE. */
+static int run_payload_command(const char *cmd, int argc, char **argv)
+{
+	struct payload_file pf;
+	bool is_stdin;
+	int fd, status;
+
+	if (argc != 3)
+		return usage_error("'nvtxtc %s' takes exactly one payload file", cmd);
+#ifndef NVTXTC_HAVE_NVTX
+	if (strcmp(cmd, "replay") == 0) {
+		fputs("nvtxtc: error: replay: nvtxtc was built without the NVTX headers "
+		      "(configure --with-nvtx=DIR)\n", stderr);
+		return 2;
+	}
+#endif
+	fd = open_input(argv[2], &is_stdin);
+	if (fd < 0)
+		return 2;
+	status = payload_load(fd, is_stdin ? "<stdin>" : argv[2], &pf);
+	if (status == 0 && strcmp(cmd, "dump") == 0) {
+		if (nvtxt_payload_dump(pf.r, stdout) != 0) {
+			fprintf(stderr, "nvtxtc: error: writing standard output: %s\n", strerror(errno));
+			status = 2;
+		}
+	}
+#ifdef NVTXTC_HAVE_NVTX
+	if (status == 0 && strcmp(cmd, "replay") == 0) {
+		char err[512];
+		if (nvtxt_replay(pf.r, argv[2], err, sizeof err) != 0) {
+			fprintf(stderr, "nvtxtc: error: replay: %s\n", err);
+			status = 2;
+		}
+	}
+#endif
+	payload_free(&pf);
+	if (!is_stdin)
+		close(fd);
+	return status;
+}
+
 static int run_check(struct run *run, char **files, int nfiles)
 {
 	int worst = 0;
@@ -345,6 +470,7 @@ static int run_check(struct run *run, char **files, int nfiles)
 		const char *display;
 		struct nvtxt_backend be;
 		struct nvtxt_output out = { 0 };
+		struct nvtxt_payload_writer *pw = NULL;
 		FILE *emit_to = NULL;
 		int status;
 
@@ -367,8 +493,25 @@ static int run_check(struct run *run, char **files, int nfiles)
 				emit_to = stdout;
 			}
 			be = nvtxt_emit_nvtxt_backend(emit_to);
+		} else if (run->opt->emit == EMIT_PAYLOAD) {
+			if (output_open(&out, run->opt->output) != 0 ||
+			    !(pw = nvtxt_payload_writer_new(out.file))) {
+				fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", run->opt->output,
+					strerror(errno));
+				if (out.file)
+					output_abort(&out);
+				if (!is_stdin)
+					close(fd);
+				return 2;
+			}
+			be = nvtxt_payload_backend(pw);
 		}
-		status = compile_one(run, path, fd, display, run->opt->emit == EMIT_NONE ? NULL : &be, NULL);
+		if (!is_stdin && is_payload(fd))
+			status = decompile_one(fd, display, run->opt->emit == EMIT_NONE ? NULL : &be);
+		else
+			status = compile_one(run, path, fd, display,
+					     run->opt->emit == EMIT_NONE ? NULL : &be, NULL);
+		nvtxt_payload_writer_free(pw);
 		if (out.file) {
 			if (status != 0) {
 				output_abort(&out);
@@ -417,6 +560,8 @@ int main(int argc, char **argv)
 	char *end;
 
 	nvtxt_diag_config_init(&opt.diag);
+	if (argc > 1 && (strcmp(argv[1], "dump") == 0 || strcmp(argv[1], "replay") == 0))
+		return run_payload_command(argv[1], argc, argv);
 	if (argc > 1 && strcmp(argv[1], "fmt") == 0) {
 		opt.fmt = true;
 		first = 2;
@@ -454,10 +599,12 @@ int main(int argc, char **argv)
 		case OPT_EMIT:
 			if (strcmp(optarg, "nvtxt") == 0)
 				opt.emit = EMIT_NVTXT;
+			else if (strcmp(optarg, "payload") == 0)
+				opt.emit = EMIT_PAYLOAD;
 			else if (strcmp(optarg, "none") == 0)
 				opt.emit = EMIT_NONE;
 			else
-				return usage_error("unknown --emit format '%s': expected nvtxt or none", optarg);
+				return usage_error("unknown --emit format '%s': expected nvtxt, payload or none", optarg);
 			break;
 		case OPT_STDIN_NAME:
 			opt.stdin_name = optarg;
@@ -503,6 +650,8 @@ int main(int argc, char **argv)
 		return usage_error("%s", "--emit takes exactly one input file");
 	if (opt.output && opt.emit == EMIT_NONE)
 		return usage_error("%s", "-o needs --emit=FORMAT");
+	if (opt.emit == EMIT_PAYLOAD && !opt.output)
+		return usage_error("%s", "--emit=payload writes a binary file: give it with -o FILE");
 
 	if (opt.color < 0) {
 		const char *term = getenv("TERM");

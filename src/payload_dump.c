@@ -1,0 +1,163 @@
+/*
+ * payload_dump.c - `nvtxtc dump`: a validated payload file printed for a
+ * person, section by section, with every record decoded entry by entry.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "payload.h"
+#include "payload_layout.h"
+
+static const char *type_name(uint64_t t)
+{
+	switch (t) {
+	case PL_T_UINT32: return "UINT32";
+	case PL_T_INT64: return "INT64";
+	case PL_T_UINT64: return "UINT64";
+	case PL_T_CATEGORY: return "CATEGORY";
+	case PL_T_COLOR_ARGB: return "COLOR_ARGB";
+	case PL_T_PID_UINT32: return "PID_UINT32";
+	case PL_T_PID_UINT64: return "PID_UINT64";
+	case PL_T_TID_UINT32: return "TID_UINT32";
+	case PL_T_TID_UINT64: return "TID_UINT64";
+	case PL_T_CSTRING_UTF8: return "CSTRING_UTF8";
+	default: return "?";
+	}
+}
+
+static const char *ts_name(uint64_t t)
+{
+	switch (t) {
+	case PL_TS_NONE: return "NONE";
+	case PL_TS_CPU_TSC: return "CPU_TSC";
+	case PL_TS_MONOTONIC_RAW: return "CPU_CLOCK_GETTIME_MONOTONIC_RAW";
+	case PL_TS_WIN_QPC: return "WIN_QPC";
+	case PL_TS_WIN_GSTAFT: return "WIN_GSTAFT";
+	default: return "?";
+	}
+}
+
+/* Entry flags as NVTX_PAYLOAD_ENTRY_FLAG_* names, decoding the fields. */
+static void entry_flags(uint64_t f, char *buf, size_t n)
+{
+	static const char *const role[8] = { "", "RANGE_BEGIN", "RANGE_END", "MARK", "COUNTER" };
+	static const char *const bits1011[4] = { "", "EVENT_MESSAGE", "TIMESTAMP", "?" };
+	static const char *const arr[8] = { "", "ARRAY_FIXED_SIZE", "ARRAY_ZERO_TERMINATED",
+		"ARRAY_LENGTH_INDEX", "ARRAY_LENGTH_PAYLOAD_INDEX", "?", "?", "?" };
+	const char *parts[8];
+	size_t np = 0, len = 0;
+
+	if (f & PL_EF_OFFSET_FROM_BASE)
+		parts[np++] = "OFFSET_FROM_BASE";
+	if (arr[(f >> 4) & 7][0])
+		parts[np++] = arr[(f >> 4) & 7];
+	if (f & PL_EF_HIDE)
+		parts[np++] = "HIDE";
+	if (bits1011[(f >> 10) & 3][0])
+		parts[np++] = bits1011[(f >> 10) & 3];
+	if (((f >> 12) & 7) && role[(f >> 12) & 7])
+		parts[np++] = role[(f >> 12) & 7];
+	buf[0] = 0;
+	for (size_t i = 0; i < np && len < n; i++) {
+		int k = snprintf(buf + len, n - len, "%s%s", i ? "|" : "", parts[i]);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+}
+
+static void dump_record(FILE *out, const struct pr_batch *b, const unsigned char *rec)
+{
+	const struct pr_schema *s = b->s;
+
+	for (size_t i = 0; i < s->l.n; i++) {
+		const struct pl_entry *e = &s->l.e[i];
+		uint64_t v = pr_field(s, rec, e->role);
+
+		fprintf(out, "%s%s=", i ? " " : "", e->name);
+		switch (e->type) {
+		case PL_T_INT64:
+			fprintf(out, "%" PRId64, (int64_t)v);
+			break;
+		case PL_T_COLOR_ARGB:
+			fprintf(out, "0x%08" PRIX64, v);
+			break;
+		case PL_T_CSTRING_UTF8:
+			fprintf(out, "@%" PRIu64 "\"%s\"", v, (const char *)b->flex + v);
+			break;
+		default:
+			if (e->role == PL_R_PRESENT)
+				fprintf(out, "0x%" PRIx64, v);
+			else if (e->role == PL_R_POP_ORDINAL && v == PL_NO_POP)
+				fputs("none", out);
+			else
+				fprintf(out, "%" PRIu64, v);
+		}
+	}
+	fputc('\n', out);
+}
+
+int nvtxt_payload_dump(const struct nvtxt_payload_reader *r, FILE *out)
+{
+	const unsigned char *h = r->data;
+	char fl[128];
+
+	fprintf(out, "header: nvtxt-payload %u.%u, little-endian, %zu bytes, %" PRIu64
+		" sections, %" PRIu64 " ordinals, NVTX payload compat ID 0x%04" PRIx64 "\n",
+		h[12] + 256u * h[13], h[14] + 256u * h[15], r->size, r->nsections, r->nevents,
+		pl_get64(h + 48));
+	if (r->display_name)
+		fprintf(out, "display name: \"%s\"\n", r->display_name);
+	for (size_t i = 0; i < r->ntd; i++) {
+		const unsigned char *p = r->td[i].rec;
+
+		fprintf(out, "time domain %" PRIu64 " at %" PRIu64 ": TimeBase %s, "
+			"timestampTypeId %" PRIu64 " (%s), scopeId %" PRIu64 ", timerFlags 0x%"
+			PRIx64 ", timerResolution %" PRId64 ", timerStart %" PRIu64 "\n",
+			r->td[i].id, r->td[i].off, nvtxt_timebase_name(r->td[i].tb), pl_get64(p + 8),
+			ts_name(pl_get64(p + 8)), pl_get64(p), pl_get64(p + 24),
+			(int64_t)pl_get64(p + 32), pl_get64(p + 40));
+	}
+	for (size_t i = 0; i < r->nschemas; i++) {
+		const struct pr_schema *s = &r->schemas[i];
+		static const char *const kinds[8] = { "NONE", "COUNTER_GROUP", "RANGE_PUSHPOP",
+			"RANGE_STARTEND", "MARK", "?", "?", "?" };
+
+		fprintf(out, "schema %" PRIu64 " \"%s\" at %" PRIu64 ": fieldMask 0x%" PRIx64
+			", type %" PRIu64 " (STATIC), flags 0x%x (%s), payloadStaticSize %u, "
+			"packAlign %u, %zu entries\n", s->id, s->name, s->off, pl_get64(s->body),
+			pl_get64(s->body + 16), s->l.schema_flags, kinds[(s->l.schema_flags >> 3) & 7],
+			s->l.stride, PL_PACK_ALIGN, s->l.n);
+		for (size_t j = 0; j < s->l.n; j++) {
+			const struct pl_entry *e = &s->l.e[j];
+			const unsigned char *p = s->entries + j * PL_SCHEMA_ENTRY_SIZE;
+			uint64_t td = pl_get64(p + 48), desc = pl_get64(p + 24);
+
+			entry_flags(e->flags, fl, sizeof fl);
+			fprintf(out, "  @%-3u %-16s %-12s flags 0x%04x%s%s", e->offset, e->name,
+				type_name(e->type), e->flags, fl[0] ? " " : "", fl);
+			if (td)
+				fprintf(out, ", time domain %" PRIu64, td);
+			if (desc)
+				fprintf(out, " -- %s", (const char *)s->body + desc);
+			fputc('\n', out);
+		}
+	}
+	for (size_t i = 0; i < r->nbatches; i++) {
+		const struct pr_batch *b = &r->batches[i];
+
+		fprintf(out, "batch at %" PRIu64 ": schema %" PRIu64 " \"%s\", %" PRIu64
+			" events of %u bytes, scope %" PRIu64 ", flags 0x%" PRIx64 " (%s), flexData %"
+			PRIu64 " bytes\n", b->off, b->s->id, b->s->name, b->nev, b->s->l.stride,
+			b->scope, b->flags, b->flags == PL_BATCH_TIME_SORTED ? "TIME_SORTED"
+			: b->flags == PL_BATCH_UNSORTED ? "UNSORTED"
+			: b->flags == PL_BATCH_TIME_SORTED_PARTIALLY ? "TIME_SORTED_PARTIALLY"
+			: "TIME_SORTED_PER_SCOPE", b->flex_size);
+		for (uint64_t k = 0; k < b->nev; k++) {
+			fprintf(out, "  [%" PRIu64 "] ", k);
+			dump_record(out, b, b->events + k * b->s->l.stride);
+		}
+	}
+	return fflush(out) || ferror(out) ? -1 : 0;
+}

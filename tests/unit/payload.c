@@ -1,0 +1,411 @@
+/*
+ * payload.c - unit tests of the payload back end and reader: a hand-built
+ * event stream is written, read back and decompiled, and every field is
+ * compared; truncated, corrupted and hostile images must be rejected
+ * cleanly (run under ASan/UBSan or valgrind to see out-of-bounds reads).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "payload.h"
+#include "payload_layout.h"
+#include "tap.h"
+
+/* ---- a backend that renders every field of every call as a line ---- */
+
+struct rec {
+	char **lines;
+	size_t n, cap;
+};
+
+static void add_line(struct rec *r, const char *prefix, const struct nvtxt_event *ev)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof buf,
+		 "%s cmd=%d present=0x%x time=%" PRId64 " start=%" PRId64 " end=%" PRId64
+		 " tb=%d pid=%" PRId64 " tid=%" PRId64 " cat=%u parent=%u color=0x%08X"
+		 " payload=%" PRId64 " msg=[%.*s] name=[%.*s] ord=%" PRIu64 " push=%" PRId64,
+		 prefix, (int)ev->command, ev->present, ev->time, ev->start, ev->end,
+		 (int)ev->timebase, ev->process_id, ev->thread_id, ev->category_id,
+		 ev->parent_category_id, ev->color, ev->payload, (int)ev->message.len,
+		 ev->message.ptr ? ev->message.ptr : "", (int)ev->name.len,
+		 ev->name.ptr ? ev->name.ptr : "", ev->ordinal,
+		 ev->push ? (int64_t)ev->push->ordinal : -1);
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		r->lines = realloc(r->lines, r->cap * sizeof *r->lines);
+	}
+	r->lines[r->n++] = strdup(buf);
+}
+
+/* Only the arguments whose bit is present are meaningful: zero the rest. */
+static struct nvtxt_event meaningful(const struct nvtxt_event *ev)
+{
+	struct nvtxt_event e = *ev;
+	uint32_t p = ev->present;
+
+#define KEEP(arg, field) if (!(p & NVTXT_BIT(NVTXT_ARG_##arg))) memset(&e.field, 0, sizeof e.field)
+	KEEP(TIME, time);
+	KEEP(START, start);
+	KEEP(END, end);
+	KEEP(TIMEBASE, timebase);
+	KEEP(PROCESS_ID, process_id);
+	KEEP(THREAD_ID, thread_id);
+	KEEP(CATEGORY_ID, category_id);
+	KEEP(PARENT_CATEGORY_ID, parent_category_id);
+	KEEP(COLOR, color);
+	KEEP(PAYLOAD, payload);
+	KEEP(MESSAGE, message);
+	KEEP(NAME, name);
+#undef KEEP
+	memset(&e.loc, 0, sizeof e.loc);
+	return e;
+}
+
+static int rec_event(void *user, const struct nvtxt_event *ev)
+{
+	struct nvtxt_event e = meaningful(ev);
+	add_line(user, "event", &e);
+	return 0;
+}
+
+static int rec_unclosed(void *user, const struct nvtxt_event *ev)
+{
+	struct nvtxt_event e = meaningful(ev);
+	add_line(user, "unclosed", &e);
+	return 0;
+}
+
+static int rec_finish(void *user)
+{
+	(void)user;
+	return 0;
+}
+
+static void rec_free(struct rec *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->lines[i]);
+	free(r->lines);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- the hand-built source ---- */
+
+#define B(x) NVTXT_BIT(NVTXT_ARG_##x)
+#define TIMED (B(TIME) | B(TIMEBASE) | B(PROCESS_ID) | B(THREAD_ID))
+#define S(s) { s, sizeof s - 1 }
+
+static struct nvtxt_event events[] = {
+	{ .command = NVTXT_CMD_SET_FILE_DISPLAY_NAME, .present = B(NAME), .name = S("demo file") },
+	{ .command = NVTXT_CMD_NAME_PROCESS, .present = B(PROCESS_ID) | B(NAME), .process_id = 7,
+	  .name = S("proc") },
+	{ .command = NVTXT_CMD_NAME_OS_THREAD, .present = B(PROCESS_ID) | B(THREAD_ID) | B(NAME),
+	  .process_id = 7, .thread_id = 9, .name = S("main \"thread\"") },
+	{ .command = NVTXT_CMD_NAME_CATEGORY, .present = B(CATEGORY_ID) | B(NAME),
+	  .category_id = 1, .name = S("cat one") },
+	{ .command = NVTXT_CMD_ADD_CHILD_CATEGORY, .present = B(PARENT_CATEGORY_ID) | B(CATEGORY_ID),
+	  .parent_category_id = 1, .category_id = 4294967295u },
+	/* 5 */
+	{ .command = NVTXT_CMD_RANGE_PUSH, .present = TIMED | B(CATEGORY_ID) | B(COLOR) |
+	  B(MESSAGE) | B(PAYLOAD), .time = 10, .timebase = NVTXT_TB_QPC, .process_id = 7,
+	  .thread_id = 9, .category_id = 1, .color = 0xFF0000FF, .payload = INT64_MIN,
+	  .message = S("outer") },
+	{ .command = NVTXT_CMD_MARKER, .present = TIMED | B(MESSAGE), .time = 15,
+	  .timebase = NVTXT_TB_QPC, .process_id = 7, .thread_id = 9, .message = S("") },
+	{ .command = NVTXT_CMD_RANGE_PUSH, .present = TIMED, .time = 20, .timebase = NVTXT_TB_QPC,
+	  .process_id = 7, .thread_id = 9 },
+	{ .command = NVTXT_CMD_RANGE_POP, .present = TIMED, .time = 30, .timebase = NVTXT_TB_QPC,
+	  .process_id = 7, .thread_id = 9 },
+	{ .command = NVTXT_CMD_RANGE_START_END, .present = B(START) | B(END) | B(TIMEBASE) |
+	  B(PROCESS_ID) | B(THREAD_ID) | B(COLOR) | B(PAYLOAD) | B(MESSAGE), .start = 5, .end = 40,
+	  .timebase = NVTXT_TB_RDTSC, .process_id = INT64_C(1) << 40, .thread_id = 3,
+	  .color = 0xFF00FF00, .payload = -5, .message = S("x'y") },
+	/* 10 */
+	{ .command = NVTXT_CMD_MARKER, .present = TIMED | B(PAYLOAD) | B(CATEGORY_ID), .time = -3,
+	  .timebase = NVTXT_TB_RELATIVE, .process_id = 0, .thread_id = INT64_MAX, .payload = 0,
+	  .category_id = 0 },
+	{ .command = NVTXT_CMD_RANGE_POP, .present = TIMED, .time = 50, .timebase = NVTXT_TB_QPC,
+	  .process_id = 7, .thread_id = 9 },
+	{ .command = NVTXT_CMD_RANGE_PUSH, .present = TIMED | B(MESSAGE), .time = 60,
+	  .timebase = NVTXT_TB_CLOCK_MONOTONIC_RAW, .process_id = 7, .thread_id = 10,
+	  .message = S("unclosed \xc3\xbc") },
+	{ .command = NVTXT_CMD_MARKER, .present = TIMED | B(COLOR), .time = 1,
+	  .timebase = NVTXT_TB_CNTVCT, .process_id = 4294967295, .thread_id = 4294967296,
+	  .color = 0 },
+	{ .command = NVTXT_CMD_MARKER, .present = TIMED, .time = 2, .timebase = NVTXT_TB_FILETIME,
+	  .process_id = 1, .thread_id = 1 },
+	/* 15 */
+	{ .command = NVTXT_CMD_RANGE_START_END, .present = B(START) | B(END) | B(TIMEBASE) |
+	  B(PROCESS_ID) | B(THREAD_ID), .start = 7, .end = 7, .timebase = NVTXT_TB_MANUAL,
+	  .process_id = 1, .thread_id = 1 },
+	{ .command = NVTXT_CMD_RANGE_PUSH, .present = TIMED | B(CATEGORY_ID), .time = 70,
+	  .timebase = NVTXT_TB_QPC, .process_id = 7, .thread_id = 9, .category_id = 3 },
+	{ .command = NVTXT_CMD_SET_FILE_DISPLAY_NAME, .present = B(NAME), .name = S("last name") },
+};
+#define NEV (sizeof events / sizeof events[0])
+/* Which push each pop closes; pushes still open at the end. */
+static const int pop_of[NEV] = { [8] = 7, [11] = 5 };
+static const int unclosed[] = { 12, 16 };
+
+/* Feeds the source to a backend as the front end would. */
+static int feed(const struct nvtxt_backend *be, struct rec *expect)
+{
+	for (size_t i = 0; i < NEV; i++) {
+		events[i].ordinal = i;
+		events[i].push = events[i].command == NVTXT_CMD_RANGE_POP ? &events[pop_of[i]] : NULL;
+		if (expect)
+			rec_event(expect, &events[i]);
+		if (be->event(be->user, &events[i]))
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof unclosed / sizeof unclosed[0]; i++) {
+		if (expect)
+			rec_unclosed(expect, &events[unclosed[i]]);
+		if (be->unclosed_push(be->user, &events[unclosed[i]]))
+			return -1;
+	}
+	return be->finish(be->user);
+}
+
+/* Writes the source to a payload image in memory. */
+static unsigned char *write_image(size_t *size, struct rec *expect)
+{
+	FILE *f = tmpfile();
+	struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
+	struct nvtxt_backend be = nvtxt_payload_backend(w);
+	unsigned char *buf;
+	long n;
+
+	if (feed(&be, expect))
+		return NULL;
+	nvtxt_payload_writer_free(w);
+	n = ftell(f);
+	buf = malloc((size_t)n);
+	rewind(f);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		return NULL;
+	fclose(f);
+	*size = (size_t)n;
+	return buf;
+}
+
+/* Opens a copy of exactly `size` bytes (so ASan sees any overrun). */
+static int try_open(const unsigned char *img, size_t size, char *err, size_t errlen,
+		    struct rec *out)
+{
+	unsigned char *copy = malloc(size ? size : 1);
+	struct nvtxt_payload_reader *r;
+	int rc;
+
+	memcpy(copy, img, size);
+	rc = nvtxt_payload_open(&r, copy, size, err, errlen);
+	if (!rc) {
+		struct rec tmp = { 0 };
+		struct nvtxt_backend be = { out ? out : &tmp, rec_event, rec_unclosed, rec_finish };
+		FILE *null = fopen("/dev/null", "w");
+
+		rc = nvtxt_payload_decompile(r, &be, err, errlen);
+		if (!rc)
+			rc = nvtxt_payload_dump(r, null);
+		fclose(null);
+		rec_free(&tmp);
+		nvtxt_payload_reader_free(r);
+	}
+	free(copy);
+	return rc;
+}
+
+/* ---- a test-side walk of the sections, to aim corruptions ---- */
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* File offset of the body of the first section of `type`, or 0. */
+static size_t find_section(const unsigned char *img, size_t size, unsigned type)
+{
+	for (size_t off = 64; off + 16 <= size;) {
+		uint64_t len = get64(img + off + 8);
+		if (img[off] == type)
+			return off + 16;
+		off += 16 + len + (-len & 7);
+	}
+	return 0;
+}
+
+/* Expects a rejection of the image with `field` (at body + at) set to v. */
+static void hostile(const unsigned char *img, size_t size, size_t at, uint64_t v,
+		    const char *what)
+{
+	unsigned char *c = malloc(size);
+	char err[256];
+
+	memcpy(c, img, size);
+	put64(c + at, v);
+	err[0] = 0;
+	tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && err[0], "rejects %s: %s", what, err);
+	free(c);
+}
+
+int main(void)
+{
+	struct rec expect = { 0 }, got = { 0 };
+	size_t size = 0, rejected = 0, accepted = 0, crashed = 0;
+	unsigned char *img = write_image(&size, &expect);
+	char err[256];
+	size_t sched, batch;
+
+	tap_ok(img != NULL, "writer accepts the hand-built stream (%zu bytes)", size);
+	if (!img)
+		return tap_done();
+	tap_ok(nvtxt_payload_sniff(img, size), "sniff sees the magic");
+	tap_ok(!nvtxt_payload_sniff("Marker, 1", 9), "sniff rejects NVTXT text");
+	tap_is_int(size % 8, 0, "file size is a multiple of 8");
+
+	/* Round trip. */
+	err[0] = 0;
+	tap_is_int(try_open(img, size, err, sizeof err, &got), 0, "reads back: %s", err);
+	tap_is_int(got.n, expect.n, "same number of calls");
+	for (size_t i = 0; i < expect.n && i < got.n; i++)
+		tap_is_str(got.lines[i], expect.lines[i], "call %zu round-trips", i);
+
+	{
+		struct nvtxt_payload_reader *r;
+		unsigned char *copy = malloc(size);
+		memcpy(copy, img, size);
+		if (!nvtxt_payload_open(&r, copy, size, err, sizeof err)) {
+			tap_is_str(nvtxt_payload_display_name(r), "last name",
+				   "display name is the last SetFileDisplayName");
+			nvtxt_payload_reader_free(r);
+		}
+		free(copy);
+	}
+
+	/* Every prefix is rejected, as is, and with the size field patched. */
+	for (size_t n = 0; n < size; n++) {
+		unsigned char *c = malloc(size);
+		memcpy(c, img, size);
+		if (try_open(c, n, err, sizeof err, NULL) != -1)
+			crashed++;
+		if (n >= 64) {
+			put64(c + 24, n);
+			if (try_open(c, n, err, sizeof err, NULL) != -1)
+				crashed++;
+		}
+		free(c);
+	}
+	tap_is_int(crashed, 0, "all %zu prefixes are rejected (plain and with a patched size)", size);
+
+	/* Single-byte corruptions: rejected, or decoded without harm. */
+	for (size_t i = 0; i < size; i++) {
+		static const unsigned char x[] = { 0x01, 0x80, 0xFF };
+		for (size_t k = 0; k < sizeof x; k++) {
+			unsigned char *c = malloc(size);
+			memcpy(c, img, size);
+			c[i] ^= x[k];
+			if (try_open(c, size, err, sizeof err, NULL))
+				rejected++;
+			else
+				accepted++;
+			free(c);
+		}
+	}
+	tap_ok(rejected > 0, "single-byte corruptions: %zu rejected, %zu decoded (no crash)",
+	       rejected, accepted);
+
+	/* Hostile counts and offsets. */
+	hostile(img, size, 32, UINT64_MAX, "an ordinal count of 2^64-1");
+	hostile(img, size, 40, UINT64_MAX, "a section count of 2^64-1");
+	hostile(img, size, 64 + 8, UINT64_MAX, "a section length of 2^64-1");
+	hostile(img, size, 64 + 8, size, "a section length past the end");
+	hostile(img, size, 64 + 8, UINT64_MAX - 15, "a section length that wraps");
+	sched = find_section(img, size, 2);
+	batch = find_section(img, size, 3);
+	tap_ok(sched && batch, "found a schema and a batch section");
+	hostile(img, size, sched + 40, UINT64_MAX / 64 + 1, "a schema entry count that overflows");
+	hostile(img, size, sched + 32, UINT64_MAX - 7, "a schema entry offset of 2^64-8");
+	hostile(img, size, sched + 8, UINT64_MAX, "a schema name offset of 2^64-1");
+	hostile(img, size, sched + 64, 5, "a schema ID below the static range");
+	hostile(img, size, sched + 48, 0, "a static size of 0");
+	hostile(img, size, batch + 8, UINT64_MAX - 7, "a batch size of 2^64-8");
+	hostile(img, size, batch + 16, UINT64_MAX - 63, "an events offset that wraps");
+	hostile(img, size, batch + 40, UINT64_MAX, "a flexData offset of 2^64-1");
+	hostile(img, size, batch + 48, UINT64_MAX, "a flexData size of 2^64-1");
+	hostile(img, size, batch + 56, 8, "a flexDataOffset other than 0");
+	hostile(img, size, batch, 12345, "a batch of an unknown schema");
+	hostile(img, size, batch + 64, UINT64_MAX, "an ordinal of 2^64-1 in a record");
+	hostile(img, size, 8, 0x0D0C0B0A, "a big-endian byte-order mark");
+	hostile(img, size, 24, 0, "an unfinished file (size 0)");
+
+	/* The writer checks the stream's contract. */
+	{
+		FILE *f = tmpfile();
+		struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
+		struct nvtxt_backend be = nvtxt_payload_backend(w);
+		struct nvtxt_event ev = events[6];
+
+		ev.ordinal = 3;
+		errno = 0;
+		tap_ok(be.event(be.user, &ev) == -1 && errno == EINVAL, "writer rejects an ordinal out of sequence");
+		nvtxt_payload_writer_free(w);
+		fclose(f);
+	}
+
+	/* A large stream is flushed in bounded batches and round-trips. */
+	{
+		FILE *f = tmpfile();
+		struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
+		struct nvtxt_backend be = nvtxt_payload_backend(w);
+		struct nvtxt_event ev = events[6];
+		struct nvtxt_payload_reader *r;
+		const uint64_t n = 200000;
+		unsigned char *buf;
+		long len;
+		int ok = 1;
+
+		ev.message.ptr = "a message";
+		ev.message.len = 9;
+		for (uint64_t i = 0; i < n && ok; i++) {
+			ev.ordinal = i;
+			ev.time = (int64_t)(i * 3 % 1000);
+			ok = be.event(be.user, &ev) == 0;
+		}
+		ok = ok && be.finish(be.user) == 0;
+		nvtxt_payload_writer_free(w);
+		len = ftell(f);
+		buf = malloc((size_t)len);
+		rewind(f);
+		ok = ok && fread(buf, 1, (size_t)len, f) == (size_t)len;
+		fclose(f);
+		tap_ok(ok, "writes %" PRIu64 " markers (%ld bytes)", n, len);
+		err[0] = 0;
+		if (tap_ok(nvtxt_payload_open(&r, buf, (size_t)len, err, sizeof err) == 0,
+			   "reads them back %s", err)) {
+			tap_ok(r->nbatches >= 4 && r->nevents == n, "%zu batches of at most 65536 events",
+			       r->nbatches);
+			nvtxt_payload_reader_free(r);
+		}
+		free(buf);
+	}
+
+	rec_free(&expect);
+	rec_free(&got);
+	free(img);
+	return tap_done();
+}
