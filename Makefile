@@ -27,7 +27,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 LIB_SRCS = src/lang.c src/colors.c src/util.c src/diag.c src/compile.c src/sema.c \
 	src/pass_pairing.c src/pass_category.c src/pass_naming.c src/emit_nvtxt.c src/fmt.c \
 	src/output.c
-UNIT_SRCS = tests/unit/colors.c
+UNIT_SRCS = $(filter-out tests/unit/payload.c,$(wildcard tests/unit/*.c))
 # payload: begin
 # The payload back end (nvtxt-payload(5)).  The NVTX v3 headers enable the
 # compile-time checks of its constants and `nvtxtc replay`; ./configure may
@@ -80,7 +80,7 @@ $(B)/libnvtxt.a: $(LIB_OBJS)
 $(BIN): $(B)/main.o $(B)/libnvtxt.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/libnvtxt.a $(LDLIBS)
 
-$(B)/tests/unit/%.t: tests/unit/%.c tests/unit/tap.h $(B)/libnvtxt.a
+$(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libnvtxt.a
 	@mkdir -p $(B)/tests/unit
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt.a $(LDLIBS)
 

@@ -161,7 +161,7 @@ static const char *source_line(void *user, const struct nvtxt_loc *loc, size_t *
 	buf_reset(&fe->excerpt);
 	buf_reserve(&fe->excerpt, FRONTEND_LINE_KEEP);
 	do
-		n = pread(fe->fd, fe->excerpt.ptr, FRONTEND_LINE_KEEP, (off_t)off);
+		n = pread(fe->fd, fe->excerpt.ptr, FRONTEND_LINE_KEEP, (off_t)(fe->base + off));
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return NULL;
@@ -266,6 +266,10 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	nvtxt_diags_init(&diags, opt->diag_config, opt->sink, opt->display_name);
 	fe.fd = opt->fd;
 	fe.seekable = fstat(opt->fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (fe.seekable) {
+		off_t at = lseek(opt->fd, 0, SEEK_CUR);
+		fe.base = at > 0 ? (uint64_t)at : 0;
+	}
 	fe.line = 1;
 	fe.col = 1;
 	fe.diags = &diags;

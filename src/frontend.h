@@ -31,6 +31,7 @@ struct nvtxt_frontend {
 	/* input */
 	int fd;
 	bool seekable;
+	uint64_t base;            /* the file offset where reading began */
 	bool started;            /* the BOM check ran */
 	bool stop;               /* stop reading (UTF-16, I/O error) */
 	int io_errno;

@@ -1,0 +1,541 @@
+/*
+ * diag.c - unit test of the diagnostics engine and the GCC-format text
+ * printer (src/diag.c): warning levels (off, warning, -Werror), the
+ * --max-errors caps and hidden counts, the warning names, and the exact
+ * text printed for an error with an excerpt, a caret under the token, a
+ * fix-it line and notes, read from an in-memory FILE.
+ */
+#include <stdio.h>
+
+#include "diag.h"
+#include "capture.h"
+#include "tap.h"
+
+/* ---- a fake source: a fixed array of lines, line N at index N-1 ---- */
+
+struct fake_src {
+	const char *const *lines;
+	size_t n;
+	int calls;
+};
+
+static const char *fake_line(void *user, const struct nvtxt_loc *loc, size_t *len)
+{
+	struct fake_src *s = user;
+
+	s->calls++;
+	if (loc->line == 0 || loc->line > s->n || !s->lines[loc->line - 1])
+		return NULL;
+	*len = strlen(s->lines[loc->line - 1]);
+	return s->lines[loc->line - 1];
+}
+
+/* Every line is "abc". */
+static const char *any_line(void *user, const struct nvtxt_loc *loc, size_t *len)
+{
+	(void)user;
+	(void)loc;
+	*len = 3;
+	return "abc";
+}
+
+/* ---- printing into memory ---- */
+
+struct mem {
+	char *buf;
+	size_t size;
+	FILE *f;
+};
+
+static void mem_open(struct mem *m)
+{
+	m->buf = NULL;
+	m->size = 0;
+	m->f = open_memstream(&m->buf, &m->size);
+	if (!m->f)
+		abort();
+}
+
+/* Closes the stream; m->buf holds everything printed (free it). */
+static void mem_close(struct mem *m)
+{
+	fclose(m->f);
+	m->f = NULL;
+}
+
+static struct nvtxt_loc at(uint32_t line, uint32_t col, uint32_t len)
+{
+	struct nvtxt_loc l = { line, col, len, 0 };
+	return l;
+}
+
+static void test_names(void)
+{
+	struct nvtxt_diag_config cfg;
+
+	memset(&cfg, 0xAB, sizeof(cfg));
+	nvtxt_diag_config_init(&cfg);
+	tap_ok(cfg.level[NVTXT_W_UNCLOSED_RANGE] == NVTXT_LEVEL_WARN &&
+	       cfg.level[NVTXT_W_DUPLICATE_PARENT] == NVTXT_LEVEL_WARN &&
+	       cfg.level[NVTXT_W_RENAME] == NVTXT_LEVEL_WARN, "config: every warning on by default");
+	tap_is_int(cfg.max_errors, 50, "config: --max-errors defaults to 50");
+
+	tap_is_int(NVTXT_W_COUNT, 3, "three warnings");
+	tap_is_str(nvtxt_warning_name(NVTXT_W_UNCLOSED_RANGE), "unclosed-range", "name: unclosed-range");
+	tap_is_str(nvtxt_warning_name(NVTXT_W_DUPLICATE_PARENT), "duplicate-parent", "name: duplicate-parent");
+	tap_is_str(nvtxt_warning_name(NVTXT_W_RENAME), "rename", "name: rename");
+	tap_ok(nvtxt_warning_name(NVTXT_W_NONE) == NULL, "name: NVTXT_W_NONE has none");
+	tap_ok(nvtxt_warning_name(NVTXT_W_COUNT) == NULL, "name: past the end has none");
+	tap_ok(nvtxt_warning_description(NVTXT_W_RENAME) != NULL &&
+	       nvtxt_warning_description(NVTXT_W_NONE) == NULL, "descriptions");
+	tap_is_int(nvtxt_warning_lookup("unclosed-range"), NVTXT_W_UNCLOSED_RANGE, "lookup: unclosed-range");
+	tap_is_int(nvtxt_warning_lookup("duplicate-parent"), NVTXT_W_DUPLICATE_PARENT, "lookup: duplicate-parent");
+	tap_is_int(nvtxt_warning_lookup("rename"), NVTXT_W_RENAME, "lookup: rename");
+	tap_is_int(nvtxt_warning_lookup("Rename"), NVTXT_W_NONE, "lookup: case-sensitive");
+	tap_is_int(nvtxt_warning_lookup("renam"), NVTXT_W_NONE, "lookup: no prefix match");
+	tap_is_int(nvtxt_warning_lookup(""), NVTXT_W_NONE, "lookup: empty");
+}
+
+static void test_levels(void)
+{
+	struct nvtxt_diag_config cfg;
+	struct nvtxt_diags e;
+	struct capture cap = { 0 };
+	struct nvtxt_loc l = at(4, 2, 3);
+	struct nvtxt_diag *d;
+
+	nvtxt_diag_config_init(&cfg);
+	nvtxt_diags_init(&e, &cfg, cap_sink(&cap), "lv.nvtxt");
+	tap_ok(e.errors == 0 && e.warnings == 0 && e.hidden_errors == 0 && e.hidden_warnings == 0 &&
+	       e.source == NULL, "init: counts zero, no source");
+
+	/* off: nothing at all */
+	cfg.level[NVTXT_W_RENAME] = NVTXT_LEVEL_OFF;
+	d = diag_begin(&e, NVTXT_W_RENAME, &l, "renamed %d", 1);
+	tap_ok(d == NULL, "off: diag_begin returns NULL");
+	diag_note(d, &l, "ignored");
+	diag_fixit(d, "ignored");
+	diag_end(&e, d);
+	tap_is_int(e.errors + e.warnings + e.hidden_errors + e.hidden_warnings, 0, "off: nothing counted");
+	tap_is_int(cap.n, 0, "off: nothing sent");
+
+	/* warning */
+	cfg.level[NVTXT_W_RENAME] = NVTXT_LEVEL_WARN;
+	d = diag_begin(&e, NVTXT_W_RENAME, &l, "renamed %d", 2);
+	tap_ok(d != NULL, "warn: a diagnostic");
+	if (d) {
+		tap_is_int(d->severity, NVTXT_SEV_WARNING, "warn: severity warning");
+		tap_ok(!d->promoted, "warn: not promoted");
+		tap_is_str(d->file, "lv.nvtxt", "warn: file name");
+	}
+	diag_end(&e, d);
+	tap_is_int(e.warnings, 1, "warn: counted as a warning");
+	tap_is_int(e.errors, 0, "warn: not as an error");
+	tap_is_str(cap_msg(&cap, 0), "renamed 2", "warn: message formatted");
+	tap_ok(cap.n == 1 && cap.d[0].loc.line == 4 && cap.d[0].loc.col == 2 && cap.d[0].loc.len == 3,
+	       "warn: location kept");
+	tap_is_int(cap_warning(&cap, 0), NVTXT_W_RENAME, "warn: warning id");
+
+	/* -Werror */
+	cfg.level[NVTXT_W_RENAME] = NVTXT_LEVEL_ERROR;
+	d = diag_begin(&e, NVTXT_W_RENAME, &l, "renamed %d", 3);
+	diag_end(&e, d);
+	tap_is_int(e.errors, 1, "-Werror: counted as an error");
+	tap_is_int(e.warnings, 1, "-Werror: warnings unchanged");
+	tap_is_int(cap_sev(&cap, 1), NVTXT_SEV_ERROR, "-Werror: severity error");
+	tap_ok(cap.n == 2 && cap.d[1].promoted, "-Werror: promoted");
+	tap_is_int(cap_warning(&cap, 1), NVTXT_W_RENAME, "-Werror: keeps its warning id");
+
+	/* other warnings keep their own level */
+	d = diag_begin(&e, NVTXT_W_UNCLOSED_RANGE, NULL, "open");
+	diag_end(&e, d);
+	tap_is_int(cap_sev(&cap, 2), NVTXT_SEV_WARNING, "levels are per warning");
+	tap_is_int(cap_line(&cap, 2), 0, "a NULL location is line 0");
+
+	/* errors are never disabled, whatever the levels */
+	for (int i = 0; i < NVTXT_W_COUNT; i++)
+		cfg.level[i] = NVTXT_LEVEL_OFF;
+	diag_error(&e, &l, "bad %s %d", "thing", 42);
+	tap_is_int(e.errors, 2, "error: counted");
+	tap_is_str(cap_msg(&cap, 3), "bad thing 42", "error: diag_error formats");
+	tap_is_int(cap_sev(&cap, 3), NVTXT_SEV_ERROR, "error: severity error");
+	tap_ok(cap.n == 4 && !cap.d[3].promoted && cap.d[3].warning == NVTXT_W_NONE,
+	       "error: not promoted, no warning id");
+
+	/* notes and fix-its reach the sink */
+	d = diag_begin(&e, NVTXT_W_NONE, &l, "with extras");
+	diag_fixit(d, "first");
+	diag_fixit(d, "second");
+	diag_note(d, NULL, "note %d", 1);
+	diag_note(d, &l, "note %d", 2);
+	diag_end(&e, d);
+	tap_ok(cap.n == 5 && cap.d[4].fixit && strcmp(cap.d[4].fixit, "second") == 0,
+	       "fix-it: the last one given");
+	tap_ok(cap.n == 5 && cap.d[4].nnotes == 2, "notes: two");
+	tap_is_str(cap_note_msg(&cap, 4, 0), "note 1", "notes: first");
+	tap_is_int(cap_note_line(&cap, 4, 0), 0, "notes: first has no location");
+	tap_is_str(cap_note_msg(&cap, 4, 1), "note 2", "notes: second");
+	tap_is_int(cap_note_line(&cap, 4, 1), 4, "notes: second's line");
+
+	/* a message with a percent sign passed through %s */
+	diag_error(&e, &l, "%s", "100% sure");
+	tap_is_str(cap_msg(&cap, 5), "100% sure", "error: %% in an argument kept");
+	/* a long message */
+	{
+		char big[5000];
+		memset(big, 'y', sizeof big - 1);
+		big[sizeof big - 1] = '\0';
+		diag_error(&e, &l, "%s!", big);
+		tap_ok(cap.n == 7 && strlen(cap.d[6].message) == sizeof big && cap.d[6].message[4999] == '!',
+		       "error: a 5000-byte message is whole");
+	}
+	cap_free(&cap);
+}
+
+static void test_caps(void)
+{
+	struct nvtxt_diag_config cfg;
+	struct nvtxt_diags e;
+	struct capture cap = { 0 };
+	struct nvtxt_loc l = at(1, 1, 1);
+	int order_ok = 1;
+
+	nvtxt_diag_config_init(&cfg);
+	cfg.max_errors = 3;
+	nvtxt_diags_init(&e, &cfg, cap_sink(&cap), "cap.nvtxt");
+	for (int i = 0; i < 5; i++) {
+		l.line = (uint32_t)(i + 1);
+		diag_error(&e, &l, "error %d", i);
+	}
+	tap_ok(!diag_would_show(&e, NVTXT_SEV_ERROR), "cap: no more errors would show");
+	tap_ok(diag_would_show(&e, NVTXT_SEV_WARNING), "cap: warnings still would");
+	for (int i = 0; i < 4; i++) {
+		struct nvtxt_diag *d;
+		l.line = (uint32_t)(100 + i);
+		d = diag_begin(&e, NVTXT_W_UNCLOSED_RANGE, &l, "warning %d", i);
+		diag_note(d, &l, "with a note");
+		diag_end(&e, d);
+	}
+	tap_is_int(e.errors, 5, "cap: five errors counted");
+	tap_is_int(e.hidden_errors, 2, "cap: two errors hidden");
+	tap_is_int(e.warnings, 4, "cap: four warnings counted");
+	tap_is_int(e.hidden_warnings, 1, "cap: one warning hidden");
+	tap_is_int(cap.n, 6, "cap: six shown (3 + 3)");
+	for (size_t i = 0; i < cap.n && i < 6; i++) {
+		long want = i < 3 ? (long)i + 1 : 100 + (long)i - 3;
+		if (cap.d[i].loc.line != (uint32_t)want)
+			order_ok = 0;
+	}
+	tap_ok(order_ok, "cap: the first three of each kind, in order");
+	tap_ok(!diag_would_show(&e, NVTXT_SEV_WARNING), "cap: no more warnings would show");
+	cap_free(&cap);
+
+	/* promoted warnings are capped as errors */
+	nvtxt_diag_config_init(&cfg);
+	cfg.max_errors = 1;
+	cfg.level[NVTXT_W_DUPLICATE_PARENT] = NVTXT_LEVEL_ERROR;
+	nvtxt_diags_init(&e, &cfg, cap_sink(&cap), "cap.nvtxt");
+	diag_error(&e, &l, "plain error");
+	diag_end(&e, diag_begin(&e, NVTXT_W_DUPLICATE_PARENT, &l, "promoted"));
+	diag_end(&e, diag_begin(&e, NVTXT_W_RENAME, &l, "plain warning"));
+	tap_is_int(e.errors, 2, "cap promoted: two errors");
+	tap_is_int(e.hidden_errors, 1, "cap promoted: the promoted one hidden");
+	tap_is_int(e.warnings, 1, "cap promoted: one warning");
+	tap_is_int(e.hidden_warnings, 0, "cap promoted: warning shown");
+	tap_is_int(cap.n, 2, "cap promoted: two shown");
+	tap_is_str(cap_msg(&cap, 1), "plain warning", "cap promoted: the warning is the second shown");
+	cap_free(&cap);
+
+	/* 0: no cap */
+	nvtxt_diag_config_init(&cfg);
+	cfg.max_errors = 0;
+	nvtxt_diags_init(&e, &cfg, cap_sink(&cap), "cap.nvtxt");
+	for (int i = 0; i < 1000; i++)
+		diag_error(&e, &l, "e");
+	tap_is_int(cap.n, 1000, "no cap: 1000 errors shown");
+	tap_is_int(e.hidden_errors, 0, "no cap: none hidden");
+	tap_ok(diag_would_show(&e, NVTXT_SEV_ERROR), "no cap: always shows");
+	cap_free(&cap);
+
+	/* the default cap of 50 */
+	nvtxt_diag_config_init(&cfg);
+	nvtxt_diags_init(&e, &cfg, cap_sink(&cap), "cap.nvtxt");
+	for (int i = 0; i < 60; i++)
+		diag_error(&e, &l, "e");
+	tap_is_int(cap.n, 50, "default cap: 50 shown");
+	tap_is_int(e.hidden_errors, 10, "default cap: 10 hidden");
+	cap_free(&cap);
+
+	/* no sink: still counted */
+	{
+		struct nvtxt_diag_sink none = { NULL, NULL };
+		nvtxt_diags_init(&e, &cfg, none, "x");
+		diag_error(&e, &l, "e");
+		diag_end(&e, diag_begin(&e, NVTXT_W_RENAME, &l, "w"));
+		tap_ok(e.errors == 1 && e.warnings == 1, "no sink: counted");
+	}
+}
+
+/* ---- the text printer ---- */
+
+static const char *const src_lines[] = {
+	/* 1 */ "Marker, 100, Qpc, 1, 2,,,,",
+	/* 2 */ "\tMarker,\t7",
+	/* 3 */ "@Marker, Time, Colour",
+	/* 4 */ "Message = \"\xc3\xa9t\xc3\xa9\", X",
+	/* 5 */ "",
+	/* 6 */ "a\x01" "b\x7f" "c",
+	/* 7 */ NULL,
+	/* 8 */ "abc",
+	/* 9 */ "RangePush, 100, Qpc, 1, 2, 3, Blux, \"m\", 4",
+};
+
+static char *print_one(const struct nvtxt_diag *d, const struct nvtxt_source *src, bool color)
+{
+	struct mem m;
+	struct nvtxt_text_printer p;
+
+	mem_open(&m);
+	p.out = m.f;
+	p.color = color;
+	nvtxt_print_diag(&p, d, src);
+	mem_close(&m);
+	return m.buf;
+}
+
+static void test_printer(void)
+{
+	struct fake_src fs = { src_lines, sizeof src_lines / sizeof *src_lines, 0 };
+	struct nvtxt_source src = { &fs, fake_line };
+	struct nvtxt_note notes[2];
+	struct nvtxt_diag d;
+	char *out;
+
+	/* an error with a caret, a fix-it and two notes (one at no place) */
+	memset(&d, 0, sizeof(d));
+	d.severity = NVTXT_SEV_ERROR;
+	d.warning = NVTXT_W_NONE;
+	d.file = "f.nvtxt";
+	d.loc = at(9, 35, 4);
+	d.message = "expected a Color, found string \"Blux\"; did you mean 'Blue'?";
+	d.fixit = "Blue";
+	notes[0].loc = at(3, 16, 6);
+	notes[0].message = "defined here";
+	notes[1].loc = at(0, 0, 0);
+	notes[1].message = "a note about no place";
+	d.notes = notes;
+	d.nnotes = 2;
+	out = print_one(&d, &src, false);
+	tap_is_str(out,
+		   "f.nvtxt:9:35: error: expected a Color, found string \"Blux\"; did you mean 'Blue'?\n"
+		   "    9 | RangePush, 100, Qpc, 1, 2, 3, Blux, \"m\", 4\n"
+		   "      |                                   ^~~~\n"
+		   "      |                                   Blue\n"
+		   "f.nvtxt:3:16: note: defined here\n"
+		   "    3 | @Marker, Time, Colour\n"
+		   "      |                ^~~~~~\n"
+		   "f.nvtxt: note: a note about no place\n",
+		   "printer: error, caret, fix-it and notes");
+	free(out);
+
+	/* no source: no excerpts */
+	out = print_one(&d, NULL, false);
+	tap_is_str(out,
+		   "f.nvtxt:9:35: error: expected a Color, found string \"Blux\"; did you mean 'Blue'?\n"
+		   "f.nvtxt:3:16: note: defined here\n"
+		   "f.nvtxt: note: a note about no place\n",
+		   "printer: no source, no excerpts");
+	free(out);
+
+	/* a warning, then the same warning under -Werror */
+	memset(&d, 0, sizeof(d));
+	d.severity = NVTXT_SEV_WARNING;
+	d.warning = NVTXT_W_UNCLOSED_RANGE;
+	d.file = "w.nvtxt";
+	d.loc = at(1, 1, 6);
+	d.message = "open";
+	out = print_one(&d, &src, false);
+	tap_is_str(out,
+		   "w.nvtxt:1:1: warning: open [-Wunclosed-range]\n"
+		   "    1 | Marker, 100, Qpc, 1, 2,,,,\n"
+		   "      | ^~~~~~\n",
+		   "printer: a warning names its option");
+	free(out);
+	d.severity = NVTXT_SEV_ERROR;
+	d.promoted = true;
+	out = print_one(&d, NULL, false);
+	tap_is_str(out, "w.nvtxt:1:1: error: open [-Werror=unclosed-range]\n",
+		   "printer: a promoted warning is an error [-Werror=name]");
+	free(out);
+
+	/* tabs are kept in the caret line; a token of length 0 is a lone caret */
+	memset(&d, 0, sizeof(d));
+	d.severity = NVTXT_SEV_ERROR;
+	d.warning = NVTXT_W_NONE;
+	d.file = "t";
+	d.loc = at(2, 10, 1);
+	d.message = "m";
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:2:10: error: m\n    2 | \tMarker,\t7\n      | \t       \t^\n",
+		   "printer: tabs before the caret are kept");
+	free(out);
+	d.loc = at(2, 2, 0);
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:2:2: error: m\n    2 | \tMarker,\t7\n      | \t^\n",
+		   "printer: zero length is one caret");
+	free(out);
+
+	/* UTF-8: columns are bytes, the caret line has one blank per character */
+	d.loc = at(4, 20, 1);
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:4:20: error: m\n    4 | Message = \"\xc3\xa9t\xc3\xa9\", X\n"
+		   "      | " "                 " "^\n",
+		   "printer: a UTF-8 character is one column wide under the caret");
+	free(out);
+	d.loc = at(4, 11, 7);
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:4:11: error: m\n    4 | Message = \"\xc3\xa9t\xc3\xa9\", X\n"
+		   "      | " "          " "^~~~~\n",
+		   "printer: a token with UTF-8 gets one ~ per character");
+	free(out);
+
+	/* control bytes shown as '?'; an empty line; past the end of the line */
+	d.loc = at(6, 2, 1);
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:6:2: error: m\n    6 | a?b?c\n      |  ^\n", "printer: control bytes shown as ?");
+	free(out);
+	d.loc = at(5, 1, 0);
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:5:1: error: m\n    5 | \n      | ^\n", "printer: an empty line");
+	free(out);
+	d.loc = at(8, 9, 5);
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:8:9: error: m\n    8 | abc\n      |    ^\n",
+		   "printer: a column past the end puts the caret after the line");
+	free(out);
+	d.loc = at(8, 2, 50);
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:8:2: error: m\n    8 | abc\n      |  ^~\n",
+		   "printer: a token longer than the line is cut at its end");
+	free(out);
+	/* the source has no text for the line: no excerpt */
+	d.loc = at(7, 1, 1);
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:7:1: error: m\n", "printer: a line the source lost has no excerpt");
+	free(out);
+
+	/* wide line numbers widen the gutter */
+	{
+		struct fake_src fsw = { src_lines, sizeof src_lines / sizeof *src_lines, 0 };
+		struct nvtxt_source sw = { &fsw, any_line };
+		d.loc = at(123456, 2, 1);
+		out = print_one(&d, &sw, false);
+		tap_is_str(out, "t:123456:2: error: m\n 123456 | abc\n        |  ^\n",
+			   "printer: a six-digit line number");
+		free(out);
+		d.loc = at(1234, 1, 1);
+		out = print_one(&d, &sw, false);
+		tap_is_str(out, "t:1234:1: error: m\n 1234 | abc\n      | ^\n",
+			   "printer: a four-digit line number");
+		free(out);
+	}
+
+	/* a long line is cut to a window around the caret */
+	{
+		char line[301];
+		const char *const lines[] = { line };
+		struct fake_src fsl = { lines, 1, 0 };
+		struct nvtxt_source sl = { &fsl, fake_line };
+		char want[1024];
+		int n;
+
+		for (int i = 0; i < 300; i++)
+			line[i] = (char)('a' + i % 26);
+		line[300] = '\0';
+		d.loc = at(1, 200, 3);
+		out = print_one(&d, &sl, false);
+		/* shows bytes 119..278 (160 of them) between "..." marks; caret 80 in */
+		n = snprintf(want, sizeof want, "t:1:200: error: m\n    1 | ...%.160s...\n      |    %80s^~~\n",
+			     line + 119, "");
+		tap_ok(n > 0 && (size_t)n < sizeof want, "printer: long line expectation built");
+		tap_is_str(out, want, "printer: a 300-byte line shows a 160-byte window");
+		free(out);
+		d.loc = at(1, 5, 1);
+		out = print_one(&d, &sl, false);
+		n = snprintf(want, sizeof want, "t:1:5: error: m\n    1 | %.160s...\n      |     ^\n", line);
+		tap_is_str(out, want, "printer: a window at the start has no leading ...");
+		free(out);
+	}
+
+	/* color */
+	memset(&d, 0, sizeof(d));
+	d.severity = NVTXT_SEV_ERROR;
+	d.warning = NVTXT_W_NONE;
+	d.file = "c";
+	d.loc = at(8, 1, 3);
+	d.message = "m";
+	d.fixit = "X";
+	out = print_one(&d, &src, true);
+	tap_is_str(out,
+		   "\033[1mc:8:1:\033[0m \033[1;31merror:\033[0m m\n"
+		   "    8 | abc\n"
+		   "      | \033[32m^~~\033[0m\n"
+		   "      | \033[32mX\033[0m\n",
+		   "printer: colors (bold place, red error, green caret and fix-it)");
+	free(out);
+	d.severity = NVTXT_SEV_WARNING;
+	d.warning = NVTXT_W_RENAME;
+	d.fixit = NULL;
+	out = print_one(&d, NULL, true);
+	tap_is_str(out, "\033[1mc:8:1:\033[0m \033[1;35mwarning:\033[0m m [-Wrename]\n",
+		   "printer: a colored warning is magenta");
+	free(out);
+}
+
+/* The engine, the text printer as its sink, and the engine's source. */
+static void test_engine_to_printer(void)
+{
+	static const char *const lines[] = { "Markr, 1", "RangePop, 5, Qpc, 1, 1" };
+	struct fake_src fs = { lines, 2, 0 };
+	struct nvtxt_source src = { &fs, fake_line };
+	struct nvtxt_diag_config cfg;
+	struct nvtxt_diags e;
+	struct nvtxt_text_printer p;
+	struct nvtxt_diag_sink sink;
+	struct nvtxt_loc l1 = at(1, 1, 5), l2 = at(2, 1, 8);
+	struct nvtxt_diag *d;
+	struct mem m;
+
+	mem_open(&m);
+	p.out = m.f;
+	p.color = false;
+	sink.user = &p;
+	sink.report = nvtxt_text_printer_report;
+	nvtxt_diag_config_init(&cfg);
+	cfg.max_errors = 1;
+	nvtxt_diags_init(&e, &cfg, sink, "in.nvtxt");
+	e.source = &src;
+	d = diag_begin(&e, NVTXT_W_NONE, &l1, "unknown command '%s'; did you mean '%s'?", "Markr", "Marker");
+	diag_fixit(d, "Marker");
+	diag_end(&e, d);
+	diag_error(&e, &l2, "hidden");
+	mem_close(&m);
+	tap_is_str(m.buf,
+		   "in.nvtxt:1:1: error: unknown command 'Markr'; did you mean 'Marker'?\n"
+		   "    1 | Markr, 1\n"
+		   "      | ^~~~~\n"
+		   "      | Marker\n",
+		   "engine + printer: the shown error; the second is over the cap");
+	tap_is_int(e.hidden_errors, 1, "engine + printer: one hidden");
+	free(m.buf);
+}
+
+int main(void)
+{
+	test_names();
+	test_levels();
+	test_caps();
+	test_printer();
+	test_engine_to_printer();
+	return tap_done();
+}
