@@ -266,6 +266,7 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	nvtxt_diags_init(&diags, opt->diag_config, opt->sink, opt->display_name);
 	fe.fd = opt->fd;
 	fe.seekable = fstat(opt->fd, &st) == 0 && S_ISREG(st.st_mode);
+	fe.keep_line_text = !fe.seekable;
 	if (fe.seekable) {
 		off_t at = lseek(opt->fd, 0, SEEK_CUR);
 		fe.base = at > 0 ? (uint64_t)at : 0;

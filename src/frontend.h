@@ -43,6 +43,7 @@ struct nvtxt_frontend {
 	uint64_t offset, line_offset;
 	bool line_done;          /* the last token was a line break */
 	bool eof_eol_sent;
+	bool keep_line_text;     /* not seekable: keep the current line for excerpts */
 	struct buf line_text;    /* the current line, up to FRONTEND_LINE_KEEP bytes */
 	struct buf excerpt;      /* an earlier line, read back for a note */
 
