@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,6 +37,7 @@ struct options {
 	enum emit_kind emit;
 	const char *output;
 	const char *stdin_name;
+	long jobs;                 /* lint -j: threads; 0 = the number of processors */
 	int color;                 /* -1 auto, 0 never, 1 always */
 	struct nvtxt_diag_config diag;
 };
@@ -67,6 +69,8 @@ static const char usage_text[] =
 	"  -o FILE              write the output to FILE (atomically) instead of stdout\n"
 	"  --check              fmt: list the files that would change; exit 1 if any\n"
 	"  -i                   fmt: rewrite the files in place (atomically)\n"
+	"  -j N                 lint: check N files at a time (default: the number of\n"
+	"                       processors); diagnostics stay in command-line order\n"
 	"  --stdin-name=NAME    the name of standard input in diagnostics\n"
 	"  -WNAME               enable warning NAME\n"
 	"  -Wno-NAME            disable warning NAME\n"
@@ -145,24 +149,24 @@ static int warning_option(struct options *o, const char *arg)
 	return 0;
 }
 
-static void print_summary(const struct nvtxt_compile_result *r, const char *name,
+static void print_summary(FILE *err, const struct nvtxt_compile_result *r, const char *name,
 			  unsigned long max)
 {
 	if (!r->hidden_errors && !r->hidden_warnings)
 		return;
-	fprintf(stderr, "%s: note: ", name);
+	fprintf(err, "%s: note: ", name);
 	if (r->hidden_errors)
-		fprintf(stderr, "%lu more error%s", r->hidden_errors, r->hidden_errors == 1 ? "" : "s");
+		fprintf(err, "%lu more error%s", r->hidden_errors, r->hidden_errors == 1 ? "" : "s");
 	if (r->hidden_errors && r->hidden_warnings)
-		fputs(" and ", stderr);
+		fputs(" and ", err);
 	if (r->hidden_warnings)
-		fprintf(stderr, "%lu more warning%s", r->hidden_warnings,
+		fprintf(err, "%lu more warning%s", r->hidden_warnings,
 			r->hidden_warnings == 1 ? "" : "s");
-	fprintf(stderr, " not shown (--max-errors=%lu)\n", max);
+	fprintf(err, " not shown (--max-errors=%lu)\n", max);
 }
 
-/* Opens an input; prints the reason and returns -1 when it cannot be read. */
-static int open_input(const char *path, bool *is_stdin)
+/* Opens an input; prints the reason on err and returns -1 when it cannot be read. */
+static int open_input(const char *path, bool *is_stdin, FILE *err)
 {
 	struct stat st;
 	int fd;
@@ -172,11 +176,11 @@ static int open_input(const char *path, bool *is_stdin)
 		return 0;
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
-		fprintf(stderr, "nvtxtc: error: cannot open '%s': %s\n", path, strerror(errno));
+		fprintf(err, "nvtxtc: error: cannot open '%s': %s\n", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "nvtxtc: error: cannot read '%s': it is a directory\n", path);
+		fprintf(err, "nvtxtc: error: cannot read '%s': it is a directory\n", path);
 		close(fd);
 		return -1;
 	}
@@ -189,14 +193,19 @@ struct run {
 	struct totals totals;
 };
 
-static int compile_one(struct run *run, const char *path, int fd, const char *display,
+/*
+ * Compiles one input; diagnostics go to printer->out, and the counts are
+ * added to *totals.
+ */
+static int compile_one(const struct options *opt, struct nvtxt_text_printer *printer,
+		       struct totals *totals, const char *path, int fd, const char *display,
 		       const struct nvtxt_backend *be, struct nvtxt_fmt *fmt)
 {
 	struct nvtxt_compile_options co = {
 		.display_name = display,
 		.fd = fd,
-		.diag_config = &run->opt->diag,
-		.sink = { &run->printer, nvtxt_text_printer_report },
+		.diag_config = &opt->diag,
+		.sink = { printer, nvtxt_text_printer_report },
 		.backend = be,
 	};
 	struct nvtxt_compile_result res;
@@ -207,11 +216,11 @@ static int compile_one(struct run *run, const char *path, int fd, const char *di
 		co.instruction_user = fmt;
 	}
 	status = nvtxt_compile(&co, &res);
-	print_summary(&res, display, run->opt->diag.max_errors);
-	run->totals.errors += res.errors;
-	run->totals.warnings += res.warnings;
+	print_summary(printer->out, &res, display, opt->diag.max_errors);
+	totals->errors += res.errors;
+	totals->warnings += res.warnings;
 	if (res.io_errno)
-		fprintf(stderr, "nvtxtc: error: %s: %s\n", path, strerror(res.io_errno));
+		fprintf(printer->out, "nvtxtc: error: %s: %s\n", path, strerror(res.io_errno));
 	return status;
 }
 
@@ -275,7 +284,7 @@ static int run_fmt(struct run *run, char **files, int nfiles)
 		bool is_stdin;
 		const char *path = files[i];
 		const char *display;
-		int fd = open_input(path, &is_stdin);
+		int fd = open_input(path, &is_stdin, stderr);
 		struct nvtxt_fmt fmt = { 0 };
 		FILE *tmp;
 		int status;
@@ -307,7 +316,7 @@ static int run_fmt(struct run *run, char **files, int nfiles)
 			continue;
 		}
 		fmt.out = tmp;
-		status = compile_one(run, path, fd, display, NULL, &fmt);
+		status = compile_one(run->opt, &run->printer, &run->totals, path, fd, display, NULL, &fmt);
 		if (fflush(tmp) != 0 || ferror(tmp)) {
 			fprintf(stderr, "nvtxtc: error: writing a temporary file: %s\n", strerror(errno));
 			status = 2;
@@ -356,7 +365,7 @@ struct payload_file {
  * Reads fd from offset 0 to EOF and validates it (nvtxt-payload(5)).
  * Returns 0; 1 for an invalid payload; 2 on a read error (message printed).
  */
-static int payload_load(int fd, const char *display, struct payload_file *pf)
+static int payload_load(int fd, const char *display, struct payload_file *pf, FILE *errf)
 {
 	size_t cap = 65536;
 	ssize_t n;
@@ -379,12 +388,12 @@ static int payload_load(int fd, const char *display, struct payload_file *pf)
 		}
 	}
 	if (nvtxt_payload_open(&pf->r, pf->data, pf->size, err, sizeof err) != 0) {
-		fprintf(stderr, "%s: error: %s\n", display, err);
+		fprintf(errf, "%s: error: %s\n", display, err);
 		return 1;
 	}
 	return 0;
 io:
-	fprintf(stderr, "nvtxtc: error: cannot read '%s': %s\n", display, strerror(errno));
+	fprintf(errf, "nvtxtc: error: cannot read '%s': %s\n", display, strerror(errno));
 	return 2;
 }
 
@@ -404,14 +413,14 @@ static bool is_payload(int fd)
 }
 
 /* A payload file where NVTXT is expected: its calls go to `be` (NULL: lint). */
-static int decompile_one(int fd, const char *display, const struct nvtxt_backend *be)
+static int decompile_one(int fd, const char *display, const struct nvtxt_backend *be, FILE *errf)
 {
 	struct payload_file pf;
 	char err[512];
-	int status = payload_load(fd, display, &pf);
+	int status = payload_load(fd, display, &pf, errf);
 
 	if (status == 0 && be && nvtxt_payload_decompile(pf.r, be, err, sizeof err) != 0) {
-		fprintf(stderr, "nvtxtc: error: %s: %s\n", display, err);
+		fprintf(errf, "nvtxtc: error: %s: %s\n", display, err);
 		status = 2;
 	}
 	payload_free(&pf);
@@ -434,10 +443,10 @@ static int run_payload_command(const char *cmd, int argc, char **argv)
 		return 2;
 	}
 #endif
-	fd = open_input(argv[2], &is_stdin);
+	fd = open_input(argv[2], &is_stdin, stderr);
 	if (fd < 0)
 		return 2;
-	status = payload_load(fd, is_stdin ? "<stdin>" : argv[2], &pf);
+	status = payload_load(fd, is_stdin ? "<stdin>" : argv[2], &pf, stderr);
 	if (status == 0 && strcmp(cmd, "dump") == 0) {
 		if (nvtxt_payload_dump(pf.r, stdout) != 0) {
 			fprintf(stderr, "nvtxtc: error: writing standard output: %s\n", strerror(errno));
@@ -459,6 +468,126 @@ static int run_payload_command(const char *cmd, int argc, char **argv)
 	return status;
 }
 
+/* One file of a parallel lint: its diagnostics are kept until its turn to print. */
+struct lint_job {
+	const char *path;
+	char *text;
+	size_t len;
+	int status;
+	struct totals totals;
+	bool done;
+};
+
+struct lint_pool {
+	const struct options *opt;
+	bool color;
+	struct lint_job *jobs;
+	int njobs;
+	int next;                /* the next job to start */
+	pthread_mutex_t lock;
+	pthread_cond_t finished;
+};
+
+/* Lints one file, writing what it reports on err. */
+static int lint_file(const struct options *opt, struct nvtxt_text_printer *printer,
+		     struct totals *totals, const char *path)
+{
+	bool is_stdin;
+	int fd = open_input(path, &is_stdin, printer->out);
+	const char *display;
+	int status;
+
+	if (fd < 0)
+		return 2;
+	display = is_stdin ? (opt->stdin_name ? opt->stdin_name : "<stdin>") : path;
+	if (!is_stdin && is_payload(fd))
+		status = decompile_one(fd, display, NULL, printer->out);
+	else
+		status = compile_one(opt, printer, totals, path, fd, display, NULL, NULL);
+	if (!is_stdin)
+		close(fd);
+	return status;
+}
+
+static void *lint_worker(void *arg)
+{
+	struct lint_pool *pool = arg;
+
+	for (;;) {
+		struct lint_job *job;
+		struct nvtxt_text_printer printer = { .color = pool->color };
+		FILE *err;
+
+		pthread_mutex_lock(&pool->lock);
+		if (pool->next >= pool->njobs) {
+			pthread_mutex_unlock(&pool->lock);
+			return NULL;
+		}
+		job = &pool->jobs[pool->next++];
+		pthread_mutex_unlock(&pool->lock);
+
+		err = open_memstream(&job->text, &job->len);
+		if (!err) {
+			job->status = 2;
+		} else {
+			printer.out = err;
+			job->status = lint_file(pool->opt, &printer, &job->totals, job->path);
+			fclose(err);
+		}
+		pthread_mutex_lock(&pool->lock);
+		job->done = true;
+		pthread_cond_broadcast(&pool->finished);
+		pthread_mutex_unlock(&pool->lock);
+	}
+}
+
+/*
+ * nvtxtc lint -j N: files are checked by N threads, and each file's
+ * diagnostics are printed whole, in command-line order, as soon as the
+ * files before it are printed.
+ */
+static int run_lint_parallel(struct run *run, char **files, int nfiles, long threads)
+{
+	struct lint_pool pool = { .opt = run->opt, .color = run->printer.color, .njobs = nfiles };
+	pthread_t *tids;
+	int worst = 0, started = 0;
+
+	pool.jobs = xcalloc((size_t)nfiles, sizeof(*pool.jobs));
+	for (int i = 0; i < nfiles; i++)
+		pool.jobs[i].path = files[i];
+	pthread_mutex_init(&pool.lock, NULL);
+	pthread_cond_init(&pool.finished, NULL);
+	if (threads > nfiles)
+		threads = nfiles;
+	tids = xcalloc((size_t)threads, sizeof(*tids));
+	for (long t = 0; t < threads; t++)
+		if (pthread_create(&tids[started], NULL, lint_worker, &pool) == 0)
+			started++;
+	if (!started)
+		lint_worker(&pool);
+	for (int i = 0; i < nfiles; i++) {
+		struct lint_job *job = &pool.jobs[i];
+		pthread_mutex_lock(&pool.lock);
+		while (!job->done)
+			pthread_cond_wait(&pool.finished, &pool.lock);
+		pthread_mutex_unlock(&pool.lock);
+		if (job->len)
+			fwrite(job->text, 1, job->len, stderr);
+		free(job->text);
+		run->totals.errors += job->totals.errors;
+		run->totals.warnings += job->totals.warnings;
+		if (job->status > worst)
+			worst = job->status;
+	}
+	for (int t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+	pthread_mutex_destroy(&pool.lock);
+	pthread_cond_destroy(&pool.finished);
+	free(tids);
+	free(pool.jobs);
+	return worst;
+}
+
 static int run_check(struct run *run, char **files, int nfiles)
 {
 	int worst = 0;
@@ -466,7 +595,7 @@ static int run_check(struct run *run, char **files, int nfiles)
 	for (int i = 0; i < nfiles; i++) {
 		bool is_stdin;
 		const char *path = files[i];
-		int fd = open_input(path, &is_stdin);
+		int fd = open_input(path, &is_stdin, stderr);
 		const char *display;
 		struct nvtxt_backend be;
 		struct nvtxt_output out = { 0 };
@@ -507,9 +636,9 @@ static int run_check(struct run *run, char **files, int nfiles)
 			be = nvtxt_payload_backend(pw);
 		}
 		if (!is_stdin && is_payload(fd))
-			status = decompile_one(fd, display, run->opt->emit == EMIT_NONE ? NULL : &be);
+			status = decompile_one(fd, display, run->opt->emit == EMIT_NONE ? NULL : &be, stderr);
 		else
-			status = compile_one(run, path, fd, display,
+			status = compile_one(run->opt, &run->printer, &run->totals, path, fd, display,
 					     run->opt->emit == EMIT_NONE ? NULL : &be, NULL);
 		nvtxt_payload_writer_free(pw);
 		if (out.file) {
@@ -571,7 +700,7 @@ int main(int argc, char **argv)
 	argv += first - 1;
 	argc -= first - 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:iVW:w", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:ij:VW:w", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help();
@@ -584,6 +713,12 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			opt.in_place = true;
+			break;
+		case 'j':
+			errno = 0;
+			opt.jobs = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || opt.jobs < 1 || opt.jobs > 1024)
+				return usage_error("-j expects a number of jobs from 1 to 1024, found '%s'", optarg);
 			break;
 		case OPT_CHECK:
 			opt.check = true;
@@ -659,8 +794,14 @@ int main(int argc, char **argv)
 	}
 	run.printer.out = stderr;
 	run.printer.color = opt.color != 0;
+	if (opt.jobs == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		opt.jobs = n > 0 ? n : 1;
+	}
 	if (opt.fmt)
 		status = run_fmt(&run, argv + optind, argc - optind);
+	else if (opt.emit == EMIT_NONE && opt.jobs > 1 && argc - optind > 1)
+		status = run_lint_parallel(&run, argv + optind, argc - optind, opt.jobs);
 	else
 		status = run_check(&run, argv + optind, argc - optind);
 	print_totals(&run.totals);

@@ -169,14 +169,6 @@ static void list_args(struct buf *b, enum nvtxt_command cmd)
 		buf_printf(b, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "", nvtxt_arg_name(args[i]));
 }
 
-static const char *const *command_names(void)
-{
-	static const char *names[NVTXT_CMD_COUNT];
-	for (int i = 0; i < NVTXT_CMD_COUNT; i++)
-		names[i] = nvtxt_command_name((enum nvtxt_command)i);
-	return names;
-}
-
 /*
  * Reports an unknown command name; returns the command or -1.  The calls
  * of an unknown command whose definition was reported are not reported
@@ -198,7 +190,12 @@ static int command(struct sema *s, const struct nvtxt_instr *in)
 		idmap_put(&s->unknown_defined, key, in->name.len, 0, &inserted);
 	if (in->broken)
 		return -1;
-	near = suggest(in->name.ptr, in->name.len, command_names(), NVTXT_CMD_COUNT);
+	{
+		const char *names[NVTXT_CMD_COUNT];
+		for (int i = 0; i < NVTXT_CMD_COUNT; i++)
+			names[i] = nvtxt_command_name((enum nvtxt_command)i);
+		near = suggest(in->name.ptr, in->name.len, names, NVTXT_CMD_COUNT);
+	}
 	if (near) {
 		d = diag_begin(s->diags, NVTXT_W_NONE, &in->name_loc,
 			       "unknown command '%.*s'; did you mean '%s'?", (int)in->name.len,

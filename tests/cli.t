@@ -109,6 +109,16 @@ is "$?" 1 "several files share no variables"
 grep -q "^uses.nvtxt:2:1: error: Marker needs a value for TimeBase" err
 ok $? "the second file misses the first file's TimeBase"
 
+# -j: files checked in parallel report exactly as one at a time, in order
+for i in 1 2 3 4 5 6; do cp many.nvtxt "par$i.nvtxt"; cp warn.nvtxt "parw$i.nvtxt"; done
+"$NVTXTC" lint -j 1 par1.nvtxt parw1.nvtxt par2.nvtxt missing.nvtxt parw2.nvtxt par3.nvtxt >out 2>serial
+s1=$?
+"$NVTXTC" lint -j 4 par1.nvtxt parw1.nvtxt par2.nvtxt missing.nvtxt parw2.nvtxt par3.nvtxt >out 2>parallel
+is "$?" "$s1" "-j 4 exits like -j 1"
+same_file parallel serial "-j 4 prints what -j 1 prints, in command-line order"
+"$NVTXTC" lint -j 0 good.nvtxt >out 2>err
+is "$?" 2 "-j 0 is a usage error"
+
 # --emit=nvtxt -o: written only on success, atomically
 "$NVTXTC" --emit=nvtxt -o out.nvtxt good.nvtxt >out 2>err
 is "$?:$(cat out.nvtxt)" "0:$good" "--emit=nvtxt -o writes the normal form"
