@@ -30,6 +30,8 @@ struct sema {
 	/* binding: name -> variable, open addressing on the name's hash */
 	struct nvtxt_binding **vars;
 	size_t vars_cap, vars_count;
+	/* the variable named like each argument, once assigned: what static arguments read */
+	const struct nvtxt_binding *arg_var[NVTXT_ARG_COUNT];
 
 	struct definition defs[NVTXT_CMD_COUNT];
 	/* unknown command names whose definition was already reported: their calls are skipped quietly */
@@ -78,6 +80,11 @@ static struct nvtxt_binding *var_set(struct sema *s, struct nvtxt_str name)
 	b->name_len = name.len;
 	*slot = b;
 	s->vars_count++;
+	{
+		int arg = nvtxt_arg_lookup(name.ptr, name.len);
+		if (arg >= 0)
+			s->arg_var[arg] = b;
+	}
 	return b;
 }
 
@@ -607,17 +614,17 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 	/* the static ones: every other argument, from the variable of its name */
 	enum nvtxt_arg missing[NVTXT_ARG_COUNT];
 	size_t nmissing = 0;
+	uint32_t listed_mask = 0;
+
+	for (size_t j = 0; j < nlisted; j++)
+		listed_mask |= NVTXT_BIT(listed[j]);
 	for (size_t i = 0; i < ndflt; i++) {
 		enum nvtxt_arg arg = dflt[i];
-		const char *name = nvtxt_arg_name(arg);
 		const struct nvtxt_binding *b;
-		bool listed_here = false;
 
-		for (size_t j = 0; j < nlisted; j++)
-			listed_here |= listed[j] == arg;
-		if (listed_here)
+		if (listed_mask & NVTXT_BIT(arg))
 			continue;
-		b = var_get(s, (struct nvtxt_str){ name, strlen(name) });
+		b = s->arg_var[arg];
 		if (!b) {
 			if (!nvtxt_arg_is_optional(arg))
 				missing[nmissing++] = arg;
