@@ -412,17 +412,44 @@ static bool is_payload(int fd)
 	       nvtxt_payload_sniff(magic, sizeof magic);
 }
 
-/* A payload file where NVTXT is expected: its calls go to `be` (NULL: lint). */
-static int decompile_one(int fd, const char *display, const struct nvtxt_backend *be, FILE *errf)
+/*
+ * A payload file where NVTXT is expected.  It is decompiled to its normal
+ * form, which then goes through the whole front end like any NVTXT file,
+ * so a payload is held to every rule of nvtxt(5); diagnostics point at
+ * lines of that normal form (nvtxtc --emit=nvtxt FILE).  Its calls go to
+ * `be` (NULL: lint).
+ */
+static int decompile_one(const struct options *opt, struct nvtxt_text_printer *printer,
+			 struct totals *totals, int fd, const char *display,
+			 const struct nvtxt_backend *be)
 {
 	struct payload_file pf;
+	struct nvtxt_backend text;
 	char err[512];
-	int status = payload_load(fd, display, &pf, errf);
+	FILE *nf;
+	int status = payload_load(fd, display, &pf, printer->out);
 
-	if (status == 0 && be && nvtxt_payload_decompile(pf.r, be, err, sizeof err) != 0) {
-		fprintf(errf, "nvtxtc: error: %s: %s\n", display, err);
-		status = 2;
+	if (status != 0) {
+		payload_free(&pf);
+		return status;
 	}
+	nf = tmpfile();
+	if (!nf) {
+		fprintf(printer->out, "nvtxtc: error: cannot create a temporary file: %s\n", strerror(errno));
+		payload_free(&pf);
+		return 2;
+	}
+	text = nvtxt_emit_nvtxt_backend(nf);
+	if (nvtxt_payload_decompile(pf.r, &text, err, sizeof err) != 0) {
+		fprintf(printer->out, "%s: error: %s\n", display, err);
+		status = 1;
+	} else if (fflush(nf) != 0 || lseek(fileno(nf), 0, SEEK_SET) != 0) {
+		fprintf(printer->out, "nvtxtc: error: writing a temporary file: %s\n", strerror(errno));
+		status = 2;
+	} else {
+		status = compile_one(opt, printer, totals, display, fileno(nf), display, be, NULL);
+	}
+	fclose(nf);
 	payload_free(&pf);
 	return status;
 }
@@ -501,7 +528,7 @@ static int lint_file(const struct options *opt, struct nvtxt_text_printer *print
 		return 2;
 	display = is_stdin ? (opt->stdin_name ? opt->stdin_name : "<stdin>") : path;
 	if (!is_stdin && is_payload(fd))
-		status = decompile_one(fd, display, NULL, printer->out);
+		status = decompile_one(opt, printer, totals, fd, display, NULL);
 	else
 		status = compile_one(opt, printer, totals, path, fd, display, NULL, NULL);
 	if (!is_stdin)
@@ -636,7 +663,8 @@ static int run_check(struct run *run, char **files, int nfiles)
 			be = nvtxt_payload_backend(pw);
 		}
 		if (!is_stdin && is_payload(fd))
-			status = decompile_one(fd, display, run->opt->emit == EMIT_NONE ? NULL : &be, stderr);
+			status = decompile_one(run->opt, &run->printer, &run->totals, fd, display,
+					       run->opt->emit == EMIT_NONE ? NULL : &be);
 		else
 			status = compile_one(run->opt, &run->printer, &run->totals, path, fd, display,
 					     run->opt->emit == EMIT_NONE ? NULL : &be, NULL);
