@@ -61,7 +61,7 @@ $(B)/nvtxt.lex.c $(B)/nvtxt.lex.h &: grammar/nvtxt.l $(B)/.deps-ok
 	$(FLEX) --header-file=$(B)/nvtxt.lex.h -o $(B)/nvtxt.lex.c grammar/nvtxt.l
 
 # flex's generated scanner compares signed and unsigned sizes and has unused helpers.
-$(B)/nvtxt.lex.o: CFLAGS += -Wno-sign-compare -Wno-unused-function
+$(B)/nvtxt.lex.o: CFLAGS += -Wno-sign-compare -Wno-unused-function -DYY_BUF_SIZE=262144
 
 $(B)/%.o: $(B)/%.c
 	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -78,7 +78,7 @@ $(B)/libnvtxt.a: $(LIB_OBJS)
 	ar rcs $@ $(LIB_OBJS)
 
 $(BIN): $(B)/main.o $(B)/libnvtxt.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/libnvtxt.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/libnvtxt.a $(LDLIBS) -pthread
 
 $(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libnvtxt.a
 	@mkdir -p $(B)/tests/unit
@@ -97,6 +97,56 @@ check: $(BIN) $(UNIT_TESTS) $(CHECK_DEPS)
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-sanitize:
 	$(MAKE) B=build/san BIN=build/san/nvtxtc CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' check
+
+# fuzz: begin
+# libFuzzer targets (tests/fuzz/, clang with -fsanitize=fuzzer,address,undefined):
+# `make fuzz FUZZ_SECONDS=N` builds them into $(B)/fuzz/ (the library compiled
+# again with the fuzzer's instrumentation) and runs each for N seconds on the
+# seeds of tests/fuzz/corpus/TARGET/; new inputs go to $(B)/fuzz/corpus/TARGET/
+# and crashes to $(B)/fuzz/TARGET-crash-*.  Needs clang and libclang-rt-14-dev
+# (libFuzzer) or the like.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_B = $(B)/fuzz
+FUZZ_TARGETS = frontend fmt payload
+FUZZ_FLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_RUN_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+FUZZ_LIB_OBJS = $(LIB_SRCS:src/%.c=$(FUZZ_B)/obj/%.o) $(FUZZ_B)/obj/nvtxt.tab.o $(FUZZ_B)/obj/nvtxt.lex.o
+FUZZ_BINS = $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+
+$(FUZZ_B)/obj/%.o: src/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h
+	@mkdir -p $(FUZZ_B)/obj
+	$(FUZZ_CC) $(WARNINGS) $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_B)/obj/%.o: $(B)/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h
+	@mkdir -p $(FUZZ_B)/obj
+	$(FUZZ_CC) $(WARNINGS) -Wno-sign-compare -Wno-unused-function $(CPPFLAGS) $(FUZZ_FLAGS) \
+		-fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) -std=c11 -Wall -Wextra $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+		-o $@ $< $(FUZZ_LIB_OBJS) $(LDLIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+# FUZZ_SECONDS=0 only runs the seeds and tests/fuzz/crashes-found/TARGET/ once.
+fuzz: $(FUZZ_BINS)
+	@st=0; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_B)/corpus/$$t || exit 1; \
+		case $$t in payload) dict= ;; *) dict=-dict=tests/fuzz/nvtxt.dict ;; esac; \
+		found=; [ -d tests/fuzz/crashes-found/$$t ] && found=tests/fuzz/crashes-found/$$t; \
+		echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
+		$(FUZZ_B)/fuzz_$$t $(FUZZ_RUN_FLAGS) $$dict \
+			$(if $(filter 0,$(FUZZ_SECONDS)),-runs=0,-max_total_time=$(FUZZ_SECONDS)) \
+			-artifact_prefix=$(FUZZ_B)/$$t- $(FUZZ_B)/corpus/$$t tests/fuzz/corpus/$$t $$found \
+			2>$(FUZZ_B)/$$t.log || { tail -n 60 $(FUZZ_B)/$$t.log; st=1; }; \
+		grep -E '^(#[0-9]+.*(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss_mb)' $(FUZZ_B)/$$t.log || true; \
+	done; exit $$st
+
+.PHONY: fuzz fuzz-build
+.SECONDARY: $(FUZZ_LIB_OBJS)
+-include $(wildcard $(FUZZ_B)/obj/*.d)
+# fuzz: end
 
 demo: nvtxtc $(CHECK_DEPS)
 	@for f in examples/*.nvtxt; do \
@@ -131,5 +181,18 @@ clean:
 	rm -rf $(B) nvtxtc
 
 .PHONY: all check check-sanitize demo install uninstall clean
+
+# bench: begin
+# make bench: the benchmark of issue 5 (not part of make check; see
+# bench/README.md).  BENCH_DIR, BENCH_KEEP, BENCH_SIZES, BENCH_RUNS pass through.
+$(B)/bench/gen: bench/gen.c
+	@mkdir -p $(B)/bench
+	$(CC) -std=c11 -Wall -Wextra -O2 -o $@ bench/gen.c
+
+bench: $(BIN) $(B)/bench/gen
+	NVTXTC=./$(BIN) GEN=$(B)/bench/gen sh bench/run.sh
+
+.PHONY: bench
+# bench: end
 
 -include $(wildcard $(B)/*.d)

@@ -133,24 +133,31 @@ size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max)
 		fe->npending -= n;
 		return n;
 	}
-	got = read_some(fe, buf, max);
-	return got > 0 ? (size_t)got : 0;
+	/* fill the offer (see YY_READ_BUF_SIZE): a pipe gives 64 KiB at a time */
+	while (n < max) {
+		got = read_some(fe, buf + n, max - n);
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+	return n;
 }
 
 /* --- the source behind diagnostics --------------------------------------- */
 
-static const char *source_line(void *user, const struct nvtxt_loc *loc, size_t *len)
+static const char *source_line(void *user, const struct nvtxt_loc *loc, size_t *len,
+			       uint32_t *first_col)
 {
 	struct nvtxt_frontend *fe = user;
-	uint64_t off = loc->line_offset;
+	bool current = fe->line_done ? loc->line + 1 == fe->line : loc->line == fe->line;
+	uint64_t skip = 0;
 	ssize_t n;
 
-	bool current = fe->line_done ? loc->line + 1 == fe->line : loc->line == fe->line;
-
+	*first_col = 1;
 	/*
-	 * A regular file is read back, so the excerpt is the whole line even
-	 * when the scanner is still inside it; other inputs only have the
-	 * text of the current line, as far as it was scanned.
+	 * A regular file is read back, so the excerpt is the line (or, for a
+	 * long line, a window around the column) even when the scanner is still
+	 * inside it; other inputs only have the start of the current line.
 	 */
 	if (!fe->seekable) {
 		if (!current)
@@ -158,10 +165,13 @@ static const char *source_line(void *user, const struct nvtxt_loc *loc, size_t *
 		*len = fe->line_text.len;
 		return fe->line_text.ptr ? fe->line_text.ptr : "";
 	}
+	if (loc->col > FRONTEND_LINE_KEEP / 2)
+		skip = loc->col - 1 - FRONTEND_LINE_KEEP / 2;
 	buf_reset(&fe->excerpt);
 	buf_reserve(&fe->excerpt, FRONTEND_LINE_KEEP);
 	do
-		n = pread(fe->fd, fe->excerpt.ptr, FRONTEND_LINE_KEEP, (off_t)(fe->base + off));
+		n = pread(fe->fd, fe->excerpt.ptr, FRONTEND_LINE_KEEP,
+			  (off_t)(fe->base + loc->line_offset + skip));
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return NULL;
@@ -174,6 +184,7 @@ static const char *source_line(void *user, const struct nvtxt_loc *loc, size_t *
 	if (fe->excerpt.len && fe->excerpt.ptr[fe->excerpt.len - 1] == '\r')
 		fe->excerpt.len--;
 	*len = fe->excerpt.len;
+	*first_col = (uint32_t)(skip + 1);
 	return fe->excerpt.ptr;
 }
 
@@ -182,6 +193,19 @@ static const char *source_line(void *user, const struct nvtxt_loc *loc, size_t *
 void frontend_add_value(struct nvtxt_frontend *fe, const struct nvtxt_value *v)
 {
 	void *p = fe->values;
+
+	if (fe->nvalues >= FRONTEND_MAX_VALUES) {
+		/* no command takes so many: say so once, keep memory bounded */
+		if (fe->nvalues == FRONTEND_MAX_VALUES && !fe->line_reported) {
+			diag_error(fe->diags, &v->loc,
+				   "too many values on one line: a command takes at most 9, and this line has more than %d",
+				   FRONTEND_MAX_VALUES);
+			fe->line_reported = true;
+			fe->line_syntax_error = true;
+		}
+		fe->line_syntax_error = true;
+		return;
+	}
 	xgrow(&p, &fe->values_cap, fe->nvalues + 1, sizeof(*fe->values));
 	fe->values = p;
 	fe->values[fe->nvalues++] = *v;
@@ -195,6 +219,14 @@ void frontend_add_absent(struct nvtxt_frontend *fe, const struct nvtxt_loc *loc)
 
 void frontend_add_arg(struct nvtxt_frontend *fe, struct nvtxt_str name, const struct nvtxt_loc *loc)
 {
+	if (fe->nargs >= FRONTEND_MAX_VALUES) {
+		if (!fe->line_reported)
+			diag_error(fe->diags, loc,
+				   "too many argument names in one definition: a command has at most 9, and this line has more than %d",
+				   FRONTEND_MAX_VALUES);
+		fe->line_reported = fe->line_syntax_error = true;
+		return;
+	}
 	if (fe->nargs + 1 > fe->args_cap) {
 		size_t cap = fe->args_cap;
 		void *p = fe->args;

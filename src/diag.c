@@ -200,15 +200,17 @@ static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_sourc
 {
 	const char *text;
 	size_t len, from, to, caret, span;
+	uint32_t first_col = 1;
+	bool before, after;
 	char num[16];
 	int width;
 
 	if (!src || !loc->line)
 		return;
-	text = src->line(src->user, loc, &len);
-	if (!text)
+	text = src->line(src->user, loc, &len, &first_col);
+	if (!text || loc->col < first_col)
 		return;
-	caret = loc->col ? loc->col - 1 : 0;
+	caret = loc->col ? loc->col - first_col : 0;
 	if (caret > len)
 		caret = len;
 	span = loc->len;
@@ -222,10 +224,13 @@ static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_sourc
 		if (span > to - caret)
 			span = to - caret;
 	}
+	/* "..." where the shown part of the line does not reach its start or its end */
+	before = from > 0 || first_col > 1;
+	after = to < len;
 	snprintf(num, sizeof(num), "%u", (unsigned)loc->line);
 	width = strlen(num) > 4 ? (int)strlen(num) : 4;
 	fprintf(p->out, " %*s | ", width, num);
-	if (from > 0)
+	if (before)
 		fputs("...", p->out);
 	for (size_t i = from; i < to;) {
 		size_t n = utf8_seq((const unsigned char *)text + i, len - i);
@@ -237,12 +242,12 @@ static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_sourc
 			i++;
 		}
 	}
-	if (to < len)
+	if (after)
 		fputs("...", p->out);
 	fputc('\n', p->out);
 
 	fprintf(p->out, " %*s | ", width, "");
-	if (from > 0)
+	if (before)
 		fputs("   ", p->out);
 	pad_to(p->out, text, len, from, caret);
 	put_sgr(p, SGR_GREEN);
@@ -257,7 +262,7 @@ static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_sourc
 
 	if (fixit) {
 		fprintf(p->out, " %*s | ", width, "");
-		if (from > 0)
+		if (before)
 			fputs("   ", p->out);
 		pad_to(p->out, text, len, from, caret);
 		put_sgr(p, SGR_GREEN);

@@ -101,12 +101,14 @@ void diag_error(struct nvtxt_diags *e, const struct nvtxt_loc *loc, const char *
 
 /*
  * The source text behind locations, for the excerpt under a diagnostic:
- * returns the line that `loc` is on (without its line break) and its
- * length, or NULL when the text is no longer available.
+ * returns the line that `loc` is on (without its line break), or a part
+ * of it around loc->col, with its length in *len and the column of its
+ * first byte in *first_col (1 for the whole line); NULL when the text is
+ * no longer available.
  */
 struct nvtxt_source {
 	void *user;
-	const char *(*line)(void *user, const struct nvtxt_loc *loc, size_t *len);
+	const char *(*line)(void *user, const struct nvtxt_loc *loc, size_t *len, uint32_t *first_col);
 };
 
 /* The GCC-format printer: FILE:LINE:COL: SEVERITY: MESSAGE [-Wname], excerpt, caret, fix-it, notes. */

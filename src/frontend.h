@@ -24,6 +24,9 @@ void *arena_alloc(struct arena *a, size_t size);
 void arena_reset(struct arena *a);
 void arena_free(struct arena *a);
 
+/* The most values kept for one line; more is an error (no command takes more than 9). */
+enum { FRONTEND_MAX_VALUES = 1024 };
+
 /* The longest part of a line kept for diagnostic excerpts, in bytes. */
 enum { FRONTEND_LINE_KEEP = 4096 };
 

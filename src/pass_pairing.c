@@ -71,10 +71,12 @@ static void push(struct pairing *p, const struct nvtxt_event *ev)
 {
 	struct thread *t = thread_of(p, ev, true);
 	struct push_rec *r;
-	void *recs = t->recs;
 
-	xgrow(&recs, &t->cap, t->n + 1, sizeof(*t->recs));
-	t->recs = recs;
+	/* most threads hold one or two open pushes: start small (10^6 threads must fit) */
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 1;
+		t->recs = xrealloc(t->recs, t->cap * sizeof(*t->recs));
+	}
 	r = &t->recs[t->n++];
 	r->ev = *ev;
 	r->msg_off = t->strings.len;

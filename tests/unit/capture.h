@@ -72,7 +72,8 @@ static void cap_report(void *user, const struct nvtxt_diag *d, const struct nvtx
 	x->fixit = cap_strdup(d->fixit);
 	if (src && src->line && d->loc.line) {
 		size_t len = 0;
-		const char *t = src->line(src->user, &d->loc, &len);
+		uint32_t first_col = 1;
+		const char *t = src->line(src->user, &d->loc, &len, &first_col);
 		if (t) {
 			x->excerpt = malloc(len + 1);
 			if (!x->excerpt)

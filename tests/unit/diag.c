@@ -19,10 +19,11 @@ struct fake_src {
 	int calls;
 };
 
-static const char *fake_line(void *user, const struct nvtxt_loc *loc, size_t *len)
+static const char *fake_line(void *user, const struct nvtxt_loc *loc, size_t *len, uint32_t *first_col)
 {
 	struct fake_src *s = user;
 
+	*first_col = 1;
 	s->calls++;
 	if (loc->line == 0 || loc->line > s->n || !s->lines[loc->line - 1])
 		return NULL;
@@ -31,9 +32,10 @@ static const char *fake_line(void *user, const struct nvtxt_loc *loc, size_t *le
 }
 
 /* Every line is "abc". */
-static const char *any_line(void *user, const struct nvtxt_loc *loc, size_t *len)
+static const char *any_line(void *user, const struct nvtxt_loc *loc, size_t *len, uint32_t *first_col)
 {
 	(void)user;
+	*first_col = 1;
 	(void)loc;
 	*len = 3;
 	return "abc";

@@ -1,0 +1,361 @@
+/*
+ * gen.c - a deterministic generator of realistic NVTXT traces for `make bench`.
+ *
+ *   gen BYTES [SEED] > FILE
+ *
+ * Writes a conforming NVTXT file of about BYTES bytes (it stops at the first
+ * event past BYTES, then closes every open push range) in the shapes of
+ * ../shared/corpus/: SetFileDisplayName and the other naming calls, custom
+ * definitions of RangeStartEnd, RangePush, RangePop and Marker whose other
+ * arguments are static variables (ProcessId, CategoryId, Color, TimeBase),
+ * properly nested push/pop on several threads (each thread's clock only moves
+ * forward, threads interleave), start/end ranges written when they end, so
+ * that they are not sorted by start (as KernelAbstractions writes them),
+ * markers, the odd comment and change of static category or color, and
+ * quoted labels drawn from a few hundred distinct strings.
+ *
+ * The same BYTES and SEED always give the same bytes (splitmix64; no time,
+ * no locale, no floating point).  The output lints clean with nvtxtc.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- randomness ---------------------------------------------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t splitmix64(void)
+{
+	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n); the bias of a 64-bit modulo is far below anything we see. */
+static uint64_t rnd(uint64_t n)
+{
+	return splitmix64() % n;
+}
+
+/* --- buffered output ----------------------------------------------------- */
+
+static char obuf[1 << 16];
+static size_t olen;
+static uint64_t written;
+
+static void flush_out(void)
+{
+	if (olen && fwrite(obuf, 1, olen, stdout) != olen) {
+		perror("gen: write");
+		exit(2);
+	}
+	written += olen;
+	olen = 0;
+}
+
+static void put(const char *s, size_t n)
+{
+	if (olen + n > sizeof obuf)
+		flush_out();
+	memcpy(obuf + olen, s, n);
+	olen += n;
+}
+
+static void puts_(const char *s)
+{
+	put(s, strlen(s));
+}
+
+static void putu(uint64_t v)
+{
+	char tmp[24];
+	int i = sizeof tmp;
+	do
+		tmp[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	put(tmp + i, sizeof tmp - i);
+}
+
+static void putq(const char *s)
+{
+	put("\"", 1);
+	puts_(s);
+	put("\"", 1);
+}
+
+static uint64_t total(void)
+{
+	return written + olen;
+}
+
+/* --- labels: a few hundred distinct strings ------------------------------- */
+
+static const char *const kernels[] = {
+	"volume_integral", "surface_flux", "prolong2interfaces", "gpu_saxpy",
+	"copyto!", "Trixi: rhs!", "calc_boundary_flux!", "apply_jacobian!",
+	"reset_du!", "calc_interface_flux!", "calc_surface_integral!",
+	"mortar_fluxes_to_elements!", "broadcast kernel", "matmul 256x256",
+	"reduce_sum", "scan (exclusive)", "stencil 3-point", "halo pack",
+	"halo unpack", "fft forward", "fft inverse", "sort by key",
+	"Δt update", "init_state", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
+	"NCCL allreduce", "garbage collection", "JIT compile", "checkpoint write",
+};
+enum { NKERNELS = sizeof kernels / sizeof kernels[0] };
+
+static const char *const variants[] = {
+	"", " [warmup]", " #2", " (f32)", " (f64)", " level 1", " level 2",
+	" level 3", " @ C:\\tmp\\run", " $tage 'a'",
+};
+enum { NVARIANTS = sizeof variants / sizeof variants[0] };
+
+enum { NLABELS = NKERNELS * NVARIANTS }; /* 300 */
+static char labels[NLABELS][64];
+
+static const char *label(void)
+{
+	/* skewed: a few hot labels, a long tail, like a real trace */
+	uint64_t r = rnd(NLABELS);
+	if (rnd(2))
+		r %= 24;
+	return labels[r];
+}
+
+/* --- the trace ----------------------------------------------------------- */
+
+enum { PID = 41237, NPUSH_THREADS = 6, MAX_DEPTH = 5, POOL = 24 };
+enum { NTHREADS = NPUSH_THREADS + 3 }; /* threads 7..9 carry start/end ranges */
+
+static const char *const colors[] = { "Blue", "Red", "Green", "0xFF00A0FF", "Orange" };
+
+struct thread {
+	uint64_t now;           /* this thread's clock: only moves forward */
+	int depth;              /* open push ranges */
+};
+
+struct pending {
+	uint64_t start, end;
+	unsigned tid;
+	const char *msg;
+};
+
+static struct thread threads[NTHREADS + 1];
+static struct pending pool[POOL];
+static int npool;
+static uint64_t gpu_now = 5123400000ull;
+
+static void definitions(void)
+{
+	puts_("@RangeStartEnd, Start, End, ThreadId, Message\n");
+	puts_("ProcessId = 41237\nCategoryId = 1\nColor = Blue\nTimeBase = ClockMonotonicRaw\n");
+	puts_("@RangePush, Time, ThreadId, Message\n");
+	puts_("ProcessId = 41237\nCategoryId = 1\nColor = Blue\nTimeBase = ClockMonotonicRaw\n");
+	puts_("@RangePop, Time, ThreadId\n");
+	puts_("ProcessId = 41237\nTimeBase = ClockMonotonicRaw\n");
+	puts_("@Marker, Time, ThreadId, Message\n");
+	puts_("ProcessId = 41237\nCategoryId = 1\nColor = Blue\nTimeBase = ClockMonotonicRaw\n");
+}
+
+static void header(uint64_t seed)
+{
+	puts_("# generated by bench/gen (seed ");
+	putu(seed);
+	puts_("): a mix of the shapes in ../shared/corpus\n");
+	puts_("SetFileDisplayName, KernelAbstractions\n");
+	puts_("NameProcess, 41237, \"julia --project=bench\"\n");
+	puts_("NameCategory, 1, \"KernelAbstractions\"\n");
+	puts_("NameCategory, 2, \"CUDA\"\n");
+	puts_("NameCategory, 3, \"Trixi\"\n");
+	puts_("AddChildCategory, 1, 2\n");
+	puts_("AddChildCategory, 1, 3\n");
+	for (unsigned t = 1; t <= NTHREADS; t++) {
+		puts_("NameOsThread, 41237, ");
+		putu(t);
+		puts_(t <= NPUSH_THREADS ? ", \"julia worker " : ", \"stream ");
+		putu(t);
+		puts_("\"\n");
+	}
+	definitions();
+}
+
+static void push(unsigned tid, struct thread *t)
+{
+	t->now += 200 + rnd(3000);
+	puts_("RangePush, ");
+	putu(t->now);
+	puts_(", ");
+	putu(tid);
+	puts_(", ");
+	putq(label());
+	put("\n", 1);
+	t->depth++;
+}
+
+static void pop(unsigned tid, struct thread *t)
+{
+	t->now += 500 + rnd(90000);
+	puts_("RangePop, ");
+	putu(t->now);
+	puts_(", ");
+	putu(tid);
+	put("\n", 1);
+	t->depth--;
+}
+
+static void marker(unsigned tid, uint64_t time)
+{
+	puts_("Marker, ");
+	putu(time);
+	puts_(", ");
+	putu(tid);
+	puts_(", ");
+	if (rnd(3) == 0) {
+		puts_("\"checkpoint ");
+		putu(rnd(400));
+		put("\"", 1);
+	} else {
+		putq(label());
+	}
+	put("\n", 1);
+}
+
+static void emit_range(const struct pending *p)
+{
+	puts_("RangeStartEnd, ");
+	putu(p->start);
+	puts_(", ");
+	putu(p->end);
+	puts_(", ");
+	putu(p->tid);
+	puts_(", ");
+	putq(p->msg);
+	put("\n", 1);
+}
+
+/* A range is written when it ends: the pending one with the earliest end. */
+static void retire_one(void)
+{
+	int best = 0;
+	for (int i = 1; i < npool; i++)
+		if (pool[i].end < pool[best].end)
+			best = i;
+	emit_range(&pool[best]);
+	pool[best] = pool[--npool];
+}
+
+static void start_end(void)
+{
+	struct pending *p;
+
+	if (npool == POOL)
+		retire_one();
+	p = &pool[npool++];
+	gpu_now += 1000 + rnd(40000);
+	p->start = gpu_now;
+	p->end = gpu_now + (rnd(8) ? rnd(700000) : 0);   /* some instants */
+	p->tid = NPUSH_THREADS + 1 + (unsigned)rnd(NTHREADS - NPUSH_THREADS);
+	p->msg = label();
+}
+
+/* Now and then a tracer switches category or color through the static variables. */
+static void statics(void)
+{
+	switch (rnd(4)) {
+	case 0:
+		puts_("CategoryId = ");
+		putu(1 + rnd(3));
+		put("\n", 1);
+		break;
+	case 1:
+		puts_("Color = ");
+		puts_(colors[rnd(sizeof colors / sizeof colors[0])]);
+		put("\n", 1);
+		break;
+	case 2:
+		puts_("# phase ");
+		putu(rnd(1000));
+		puts_(" of the simulation\n");
+		break;
+	default:
+		/* a tracer that restates its definitions (same meaning) */
+		definitions();
+		break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t target, seed = 20240605;
+	char *end;
+
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: gen BYTES [SEED] > FILE\n");
+		return 2;
+	}
+	target = strtoull(argv[1], &end, 10);
+	if (*end || !target) {
+		fprintf(stderr, "gen: BYTES must be a positive integer\n");
+		return 2;
+	}
+	if (argc == 3)
+		seed = strtoull(argv[2], NULL, 10);
+	rng_state = seed;
+
+	for (int k = 0; k < NKERNELS; k++)
+		for (int v = 0; v < NVARIANTS; v++)
+			snprintf(labels[k * NVARIANTS + v], sizeof labels[0], "%s%s",
+				 kernels[k], variants[v]);
+	for (unsigned t = 1; t <= NTHREADS; t++)
+		threads[t].now = 5123400000ull + rnd(100000);
+
+	header(seed);
+	while (total() < target) {
+		unsigned tid = 1 + (unsigned)rnd(NPUSH_THREADS);
+		struct thread *t = &threads[tid];
+		uint64_t r = rnd(1000);
+
+		/* bursts on one thread, like a tracer's per-task buffer */
+		for (int burst = 1 + (int)rnd(6); burst > 0; burst--) {
+			r = rnd(1000);
+			if (r < 400) {
+				if (t->depth == 0 || (t->depth < MAX_DEPTH && rnd(2)))
+					push(tid, t);
+				else
+					pop(tid, t);
+			} else if (r < 500) {
+				if (t->depth > 0)
+					pop(tid, t);
+				else
+					push(tid, t);
+			} else if (r < 620) {
+				t->now += 100 + rnd(500);
+				marker(tid, t->now);
+			} else if (r < 998) {
+				start_end();
+			} else if (r < 999) {
+				/* naming again with the same name is not a rename */
+				puts_("NameOsThread, 41237, ");
+				putu(tid);
+				puts_(", \"julia worker ");
+				putu(tid);
+				puts_("\"\n");
+			} else {
+				statics();
+			}
+		}
+	}
+	/* close every open range, flush the start/end ranges still pending */
+	for (unsigned tid = 1; tid <= NPUSH_THREADS; tid++)
+		while (threads[tid].depth > 0)
+			pop(tid, &threads[tid]);
+	while (npool)
+		retire_one();
+	flush_out();
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("gen: write");
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,188 @@
+#!/bin/sh
+# bench/run.sh - the benchmark of issue 5 (run it through `make bench`).
+#
+# Generates NVTXT traces of about 10 MB, 100 MB and 1 GB with bench/gen, times
+# nvtxtc lint, --emit=nvtxt, --emit=payload and fmt on each against two
+# baselines on the same file (wc -l and awk -F, '{n += NF}'), and prints one
+# table (seconds, MB/s, ratio to awk, peak RSS), the growth of time from one
+# size to the next, and one line per target of issue 5: met or not met.
+#
+# Environment:
+#   NVTXTC      the binary under test (default ./nvtxtc)
+#   GEN         the generator (default $BENCH_DIR/gen, built by make bench)
+#   BENCH_DIR   scratch directory (default build/bench)
+#   BENCH_KEEP  1 keeps the generated traces and outputs (default: deleted)
+#   BENCH_SIZES sizes in bytes (default "10000000 100000000 1000000000")
+#   BENCH_RUNS  runs per size below 1 GB, the best is kept (default 3)
+#
+# Times are wall clock, measured with date +%s%N around /usr/bin/time (whose
+# %e has only 10 ms resolution, too coarse for wc and awk on 10 MB); peak RSS
+# is /usr/bin/time's %M.  MB is 10^6 bytes, MiB 2^20.
+set -u
+LC_ALL=C
+export LC_ALL
+
+NVTXTC=${NVTXTC:-./nvtxtc}
+BENCH_DIR=${BENCH_DIR:-build/bench}
+GEN=${GEN:-$BENCH_DIR/gen}
+BENCH_KEEP=${BENCH_KEEP:-0}
+BENCH_SIZES=${BENCH_SIZES:-"10000000 100000000 1000000000"}
+BENCH_RUNS=${BENCH_RUNS:-3}
+BIG=1000000000          # from this size on: one run, and a disk check
+
+die() { echo "bench: $*" >&2; exit 2; }
+
+[ -x "$NVTXTC" ] || die "no $NVTXTC (run make first)"
+[ -x "$GEN" ] || die "no generator $GEN (run make bench)"
+if [ ! -x /usr/bin/time ]; then
+	sh .ci/deps time || die "GNU time (/usr/bin/time, Debian package 'time') is needed"
+fi
+[ -x /usr/bin/time ] || die "GNU time (/usr/bin/time, Debian package 'time') is needed"
+case $(date +%N) in *N|'') die "date +%N (GNU coreutils) is needed" ;; esac
+mkdir -p "$BENCH_DIR" || die "cannot create $BENCH_DIR"
+
+AWKVER=$(awk -W version 2>&1 | head -n 1)
+[ -n "$AWKVER" ] || AWKVER="awk (version unknown)"
+CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+RES=$BENCH_DIR/results.txt      # one line per size and command
+: > "$RES"
+TIMEOUT=$BENCH_DIR/time.out
+
+# measure NAME FILE CMD... : runs CMD (stdout to /dev/null unless redirected by
+# the caller's command string), prints "seconds rss_kib" of one run.
+measure() {
+	t0=$(date +%s%N)
+	/usr/bin/time -f '%e %M' -o "$TIMEOUT" "$@" > /dev/null 2> "$BENCH_DIR/stderr.out"
+	rc=$?
+	t1=$(date +%s%N)
+	if [ "$rc" != 0 ]; then
+		echo "bench: FAILED (exit $rc): $*" >&2
+		head -n 20 "$BENCH_DIR/stderr.out" >&2
+		exit 1
+	fi
+	rss=$(awk 'END {print $2}' "$TIMEOUT")
+	echo "$(( (t1 - t0) / 1000 )) $rss"     # microseconds, KiB
+}
+
+# best NAME SIZE FILE RUNS CMD... : the best of RUNS runs, appended to $RES
+best() {
+	name=$1 size=$2 file=$3 runs=$4
+	shift 4
+	bt= brss=0
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		r=$(measure "$@") || exit 1
+		us=${r% *} rss=${r#* }
+		if [ -z "$bt" ] || [ "$us" -lt "$bt" ]; then bt=$us; fi
+		[ "$rss" -gt "$brss" ] && brss=$rss
+		i=$((i + 1))
+	done
+	echo "$size $name $bt $brss $(wc -c < "$file")" >> "$RES"
+	printf '  %-14s %8.3f s  %6.1f MiB\n' "$name" "$(echo "$bt" | awk '{print $1 / 1e6}')" \
+		"$(echo "$brss" | awk '{print $1 / 1024}')" >&2
+}
+
+echo "bench: $NVTXTC on $(nproc) x $CPU; $AWKVER" >&2
+for size in $BENCH_SIZES; do
+	if [ "$size" -ge "$BIG" ]; then
+		free_kb=$(df -Pk "$BENCH_DIR" | awk 'NR == 2 {print $4}')
+		if [ "$free_kb" -lt $((4 * 1024 * 1024)) ]; then
+			echo "bench: skipping $size bytes: only $((free_kb / 1024)) MiB free in $BENCH_DIR (< 4 GiB)" >&2
+			echo "$size SKIPPED $free_kb" >> "$RES"
+			continue
+		fi
+		runs=1
+	else
+		runs=$BENCH_RUNS
+	fi
+	f=$BENCH_DIR/trace-$size.nvtxt
+	out=$BENCH_DIR/trace-$size.payload
+	echo "bench: generating $f" >&2
+	"$GEN" "$size" > "$f" || die "generator failed"
+	# the trace must be clean: no error, no warning
+	"$NVTXTC" lint -Werror "$f" > /dev/null 2> "$BENCH_DIR/stderr.out" ||
+		{ head -n 20 "$BENCH_DIR/stderr.out" >&2; die "the generated $f does not lint clean"; }
+	echo "bench: $size bytes, $(wc -l < "$f") lines, best of $runs" >&2
+	best wc "$size" "$f" "$runs" wc -l "$f"
+	best awk "$size" "$f" "$runs" awk -F, '{n += NF} END {print n}' "$f"
+	best lint "$size" "$f" "$runs" "$NVTXTC" lint "$f"
+	best emit=nvtxt "$size" "$f" "$runs" "$NVTXTC" --emit=nvtxt "$f"
+	best emit=payload "$size" "$f" "$runs" "$NVTXTC" --emit=payload -o "$out" "$f"
+	best fmt "$size" "$f" "$runs" "$NVTXTC" fmt "$f"
+	if [ "$BENCH_KEEP" != 1 ]; then
+		rm -f "$f" "$out"
+	fi
+done
+rm -f "$TIMEOUT" "$BENCH_DIR/stderr.out"
+
+# --- the report -------------------------------------------------------------
+awk -v awkver="$AWKVER" -v cpu="$CPU" -v nproc="$(nproc)" -v runs="$BENCH_RUNS" -v big="$BIG" '
+function mb(b) { return b / 1e6 }
+function human(b) { return b >= 1e9 ? sprintf("%.2f GB", b / 1e9) : sprintf("%.0f MB", b / 1e6) }
+function verdict(ok) { return ok ? "met    " : "NOT MET" }
+$2 == "SKIPPED" { skipped[$1] = $3; nsz++; sz[nsz] = $1; next }
+{
+	if (!($1 in seen)) { seen[$1] = 1; nsz++; sz[nsz] = $1 }
+	t[$1, $2] = $3 / 1e6; rss[$1, $2] = $4 / 1024; bytes[$1] = $5
+}
+END {
+	ncmd = split("wc awk lint emit=nvtxt emit=payload fmt", cmd, " ")
+	printf "nvtxtc bench: %d x %s; %s; best of %d runs below 1 GB, 1 run at 1 GB\n", nproc, cpu, awkver, runs
+	printf "%-8s %-13s %9s %9s %9s %9s %9s\n", "size", "command", "seconds", "MB/s", "x awk", "x lint", "RSS MiB"
+	for (i = 1; i <= nsz; i++) {
+		s = sz[i]
+		if (s in skipped) { printf "%-8s (skipped: %d MiB free, < 4 GiB)\n", human(s), skipped[s] / 1024; continue }
+		for (j = 1; j <= ncmd; j++) {
+			c = cmd[j]
+			tt = t[s, c] > 0 ? t[s, c] : 1e-6
+			xl = (j >= 3) ? sprintf("%9.2f", t[s, c] / t[s, "lint"]) : sprintf("%9s", "")
+			printf "%-8s %-13s %9.3f %9.1f %9.2f %s %9.1f\n", (j == 1 ? human(bytes[s]) : ""), c, t[s, c], mb(bytes[s]) / tt, t[s, c] / t[s, "awk"], xl, rss[s, c]
+		}
+	}
+	print ""
+	print "growth of time from one size to the next (normalised to 10x the bytes; target <= 11x):"
+	for (i = 2; i <= nsz; i++) {
+		p = sz[i - 1]; s = sz[i]
+		if ((s in skipped) || (p in skipped)) continue
+		k = 10 / (bytes[s] / bytes[p])
+		line = sprintf("  %s -> %s:", human(bytes[p]), human(bytes[s]))
+		for (j = 1; j <= ncmd; j++) {
+			c = cmd[j]
+			g = (t[p, c] > 0) ? t[s, c] / t[p, c] * k : 0
+			line = line sprintf(" %s %.1fx", c, g)
+			if (j >= 3) { grown[c] = grown[c] sprintf(" %.1fx", g); if (g > 11) gbad[c] = 1; gany = 1 }
+		}
+		print line
+	}
+	print ""
+	print "targets of issue 5:"
+	l1 = l2 = l3 = l4 = l5 = ""; ok1 = ok2 = ok3 = ok4 = ok5 = 1
+	for (i = 1; i <= nsz; i++) {
+		s = sz[i]; if (s in skipped) continue
+		h = human(bytes[s])
+		r = t[s, "lint"] / t[s, "awk"]; l1 = l1 sprintf(" %s %.2fx;", h, r); if (r > 1.0) ok1 = 0
+		r = t[s, "emit=payload"] / t[s, "lint"]; l2 = l2 sprintf(" %s %.2fx;", h, r); if (r > 1.5) ok2 = 0
+		r = t[s, "emit=nvtxt"] / t[s, "lint"]; r2 = t[s, "fmt"] / t[s, "lint"]
+		l3 = l3 sprintf(" %s %.2fx/%.2fx;", h, r, r2); if (r > 1.3 || r2 > 1.3) ok3 = 0
+		l4 = l4 sprintf(" %s %.1f/%.1f MiB;", h, rss[s, "lint"], rss[s, "emit=payload"])
+		if (rss[s, "lint"] >= 16 || rss[s, "emit=payload"] >= 16) ok4 = 0
+	}
+	printf "  %s lint <= 1.0x awk:%s\n", verdict(ok1), l1
+	printf "  %s emit=payload <= 1.5x lint:%s\n", verdict(ok2), l2
+	printf "  %s emit=nvtxt and fmt <= 1.3x lint (nvtxt/fmt):%s\n", verdict(ok3), l3
+	printf "  %s peak RSS of lint and emit=payload < 16 MiB (lint/payload):%s\n", verdict(ok4), l4
+	if (gany) {
+		ok5 = !(("lint" in gbad) || ("emit=nvtxt" in gbad) || ("emit=payload" in gbad) || ("fmt" in gbad))
+		printf "  %s 10x the input costs <= 11x the time: lint%s; emit=nvtxt%s; emit=payload%s; fmt%s\n", verdict(ok5), grown["lint"], grown["emit=nvtxt"], grown["emit=payload"], grown["fmt"]
+	} else {
+		print "  (growth not measured: fewer than two sizes)"
+	}
+}' "$RES"
+# lint -j: four 20 MB files one at a time, then $(nproc) at a time
+f=$BENCH_DIR/trace-j.nvtxt
+"$GEN" 20000000 > "$f" || die "generator failed"
+j1=$(measure "$NVTXTC" lint -j 1 "$f" "$f" "$f" "$f") || exit 1
+jn=$(measure "$NVTXTC" lint -j "$(nproc)" "$f" "$f" "$f" "$f") || exit 1
+rm -f "$f"
+echo "${j1% *} ${jn% *}" | awk -v n="$(nproc)" '{
+	printf "  lint of 4 x 20 MB: -j 1 %.3f s, -j %d %.3f s: %.2fx faster\n", $1 / 1e6, n, $2 / 1e6, $1 / $2 }'

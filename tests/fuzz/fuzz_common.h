@@ -1,0 +1,229 @@
+/*
+ * fuzz_common.h - shared by the libFuzzer targets of tests/fuzz/: the input
+ * handed to nvtxt_compile through a memfd (a regular file, so the front end
+ * also takes its pread excerpt path), a diagnostic sink that formats every
+ * diagnostic into /dev/null (so the printer and the excerpts run too), and
+ * helpers that compile a buffer into a malloc'd string.
+ */
+#ifndef NVTXT_FUZZ_COMMON_H
+#define NVTXT_FUZZ_COMMON_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "diag.h"
+#include "emit_nvtxt.h"
+#include "fmt.h"
+
+static int fuzz_fd = -1;
+static FILE *fuzz_null;
+static struct nvtxt_text_printer fuzz_printer;
+
+static void fuzz_die(const char *what)
+{
+	fprintf(stderr, "fuzz harness: %s: %s\n", what, strerror(errno));
+	abort();
+}
+
+static void fuzz_init(void)
+{
+	if (fuzz_fd >= 0)
+		return;
+	fuzz_fd = memfd_create("nvtxt-fuzz", 0);
+	if (fuzz_fd < 0)
+		fuzz_die("memfd_create");
+	fuzz_null = fopen("/dev/null", "w");
+	if (!fuzz_null)
+		fuzz_die("/dev/null");
+	fuzz_printer.out = fuzz_null;
+}
+
+/* Puts data into the memfd and rewinds it. */
+static void fuzz_load(const void *data, size_t size)
+{
+	const char *p = data;
+	size_t done = 0;
+
+	if (ftruncate(fuzz_fd, 0) != 0)
+		fuzz_die("ftruncate");
+	while (done < size) {
+		ssize_t n = pwrite(fuzz_fd, p + done, size - done, (off_t)done);
+		if (n <= 0)
+			fuzz_die("pwrite");
+		done += (size_t)n;
+	}
+	if (lseek(fuzz_fd, 0, SEEK_SET) != 0)
+		fuzz_die("lseek");
+}
+
+/*
+ * Returns the read end of a pipe holding data (the input of `nvtxtc lint -`
+ * or an editor's buffer: not seekable, so excerpts come from the scanner),
+ * or -1 when data does not fit in the pipe.
+ */
+__attribute__((unused)) static int fuzz_pipe(const void *data, size_t size)
+{
+	int p[2];
+	const char *d = data;
+	size_t done = 0;
+
+	if (pipe(p) != 0)
+		fuzz_die("pipe");
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	if ((long)size >= fcntl(p[1], F_GETPIPE_SZ)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	while (done < size) {
+		ssize_t n = write(p[1], d + done, size - done);
+		if (n <= 0)
+			fuzz_die("write(pipe)");
+		done += (size_t)n;
+	}
+	close(p[1]);
+	return p[0];
+}
+
+/* How a front-end run is configured (the command-line options it stands for). */
+struct fuzz_mode {
+	bool pipe;                         /* `lint -`: input from a pipe */
+	struct nvtxt_diag_config config;   /* -Werror, -w, --max-errors */
+	bool color;                        /* --color */
+};
+
+/* The default: a regular file, default warnings, --max-errors=50, color. */
+static struct fuzz_mode fuzz_default_mode(void)
+{
+	struct fuzz_mode m = { .pipe = false, .color = true };
+	nvtxt_diag_config_init(&m.config);
+	return m;
+}
+
+/*
+ * A mode picked from the input (its size and middle byte, so the same
+ * input always runs the same way, and its text is not changed): one in
+ * eight each of pipe input, -Werror, -w, --max-errors=1, --max-errors=0,
+ * --color=never; the default otherwise.
+ */
+__attribute__((unused)) static struct fuzz_mode fuzz_pick_mode(const uint8_t *data, size_t size)
+{
+	struct fuzz_mode m = fuzz_default_mode();
+	unsigned selector = (unsigned)size + (size ? data[size / 2] : 0);
+
+	switch (selector % 8) {
+	case 0: m.pipe = true; break;
+	case 1:
+		for (int i = 0; i < NVTXT_W_COUNT; i++)
+			m.config.level[i] = NVTXT_LEVEL_ERROR;
+		break;
+	case 2:
+		for (int i = 0; i < NVTXT_W_COUNT; i++)
+			m.config.level[i] = NVTXT_LEVEL_OFF;
+		break;
+	case 3: m.config.max_errors = 1; break;
+	case 4: m.config.max_errors = 0; break;
+	case 5: m.color = false; break;
+	default: break;
+	}
+	return m;
+}
+
+struct fuzz_out {
+	char *text;     /* malloc'd, NUL-terminated */
+	size_t len;
+	int status;     /* nvtxt_compile's return */
+	struct nvtxt_compile_result res;
+};
+
+/*
+ * Compiles data in `mode`: check mode with the canonical NVTXT back end
+ * when fmt is false, syntax mode with the layout formatter when true.
+ */
+__attribute__((unused)) static void fuzz_compile_mode(const void *data, size_t size, bool fmt,
+						      const struct fuzz_mode *mode, struct fuzz_out *o)
+{
+	FILE *mem;
+	struct nvtxt_backend be;
+	struct nvtxt_fmt f = { 0 };
+	struct nvtxt_compile_options co = {
+		.display_name = "fuzz.nvtxt",
+		.diag_config = &mode->config,
+		.sink = { &fuzz_printer, nvtxt_text_printer_report },
+	};
+	int fd = -1;
+
+	fuzz_init();
+	fuzz_printer.color = mode->color;
+	if (mode->pipe)
+		fd = fuzz_pipe(data, size);
+	if (fd < 0) {
+		fuzz_load(data, size);
+		fd = fuzz_fd;
+	}
+	o->text = NULL;
+	o->len = 0;
+	mem = open_memstream(&o->text, &o->len);
+	if (!mem)
+		fuzz_die("open_memstream");
+	co.fd = fd;
+	if (fmt) {
+		f.out = mem;
+		co.instruction = nvtxt_fmt_instruction;
+		co.instruction_user = &f;
+	} else {
+		be = nvtxt_emit_nvtxt_backend(mem);
+		co.backend = &be;
+	}
+	memset(&o->res, 0xA5, sizeof o->res);  /* every field must be written */
+	o->status = nvtxt_compile(&co, &o->res);
+	if (fd != fuzz_fd)
+		close(fd);
+	if (fclose(mem) != 0)
+		fuzz_die("fclose(memstream)");
+	if (o->status < 0 || o->status > 2) {
+		fprintf(stderr, "nvtxt_compile returned %d\n", o->status);
+		abort();
+	}
+	if (o->res.io_errno) {
+		fprintf(stderr, "nvtxt_compile: unexpected I/O error %d on a memfd\n", o->res.io_errno);
+		abort();
+	}
+	if ((o->status == 0) != (o->res.errors == 0)) {
+		fprintf(stderr, "nvtxt_compile returned %d with %lu errors\n", o->status, o->res.errors);
+		abort();
+	}
+	if (o->res.hidden_errors > o->res.errors || o->res.hidden_warnings > o->res.warnings) {
+		fprintf(stderr, "more hidden diagnostics than diagnostics\n");
+		abort();
+	}
+}
+
+/* fuzz_compile_mode in the default mode. */
+__attribute__((unused)) static void fuzz_compile(const void *data, size_t size, bool fmt,
+						 struct fuzz_out *o)
+{
+	struct fuzz_mode m = fuzz_default_mode();
+	fuzz_compile_mode(data, size, fmt, &m, o);
+}
+
+/* Aborts, showing both texts, when a != b. */
+__attribute__((unused)) static void fuzz_same(const char *what, const struct fuzz_out *a, const struct fuzz_out *b)
+{
+	if (a->len == b->len && memcmp(a->text, b->text, a->len) == 0)
+		return;
+	fprintf(stderr, "%s differ:\n--- first (%zu bytes)\n%.*s\n--- second (%zu bytes)\n%.*s\n---\n",
+		what, a->len, (int)(a->len > 4000 ? 4000 : a->len), a->text,
+		b->len, (int)(b->len > 4000 ? 4000 : b->len), b->text);
+	abort();
+}
+
+#endif
