@@ -123,6 +123,15 @@ static struct nvtxt_diag_sink cap_sink(struct capture *c)
 	return s;
 }
 
+/* A diagnostics engine for `file` that captures everything into c (no --max-errors cap). */
+static inline void cap_engine(struct nvtxt_diags *d, struct nvtxt_diag_config *cfg, struct capture *c,
+		       const char *file)
+{
+	nvtxt_diag_config_init(cfg);
+	cfg->max_errors = 0;
+	nvtxt_diags_init(d, cfg, cap_sink(c), file);
+}
+
 /* The i-th captured diagnostic's message, or "(none)" when there are fewer. */
 static const char *cap_msg(const struct capture *c, size_t i)
 {

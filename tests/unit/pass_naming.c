@@ -18,9 +18,7 @@ struct fixture {
 static void setup(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
-	nvtxt_diag_config_init(&f->cfg);
-	f->cfg.max_errors = 0;
-	nvtxt_diags_init(&f->d, &f->cfg, cap_sink(&f->cap), "n.nvtxt");
+	cap_engine(&f->d, &f->cfg, &f->cap, "n.nvtxt");
 	f->n = naming_new();
 }
 

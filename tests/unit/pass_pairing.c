@@ -51,9 +51,7 @@ struct fixture {
 static void setup(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
-	nvtxt_diag_config_init(&f->cfg);
-	f->cfg.max_errors = 0;
-	nvtxt_diags_init(&f->d, &f->cfg, cap_sink(&f->cap), "t.nvtxt");
+	cap_engine(&f->d, &f->cfg, &f->cap, "t.nvtxt");
 	f->p = pairing_new();
 	next_ordinal = 0;
 }
