@@ -116,19 +116,6 @@ arg:
 
 %%
 
-static void describe_text(struct buf *out, const char *p, size_t len)
-{
-	size_t shown = len > 40 ? 37 : len;
-	for (size_t i = 0; i < shown; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c < 0x20 || c == 0x7f)
-			buf_printf(out, "\\x%02X", c);
-		else
-			buf_addc(out, (char)c);
-	}
-	if (shown < len)
-		buf_adds(out, "...");
-}
 
 static void describe_token(struct nvtxt_frontend *fe, yysymbol_kind_t token, struct buf *out)
 {
@@ -152,7 +139,7 @@ static void describe_token(struct nvtxt_frontend *fe, yysymbol_kind_t token, str
 		break;
 	case YYSYMBOL_IDENT:
 		buf_adds(out, "name '");
-		describe_text(out, fe->last_token.ptr, fe->last_token.len);
+		buf_add_shown(out, fe->last_token.ptr, fe->last_token.len, 40);
 		buf_adds(out, "'");
 		break;
 	case YYSYMBOL_COMMENT:
@@ -163,20 +150,20 @@ static void describe_token(struct nvtxt_frontend *fe, yysymbol_kind_t token, str
 			buf_adds(out, "a value");
 		} else if (v->quote == '$') {
 			buf_adds(out, "expansion '$");
-			describe_text(out, v->text.ptr, v->text.len);
+			buf_add_shown(out, v->text.ptr, v->text.len, 40);
 			buf_adds(out, "'");
 		} else if (v->kind == NVTXT_V_INTEGER) {
 			buf_adds(out, "integer ");
-			describe_text(out, v->text.ptr, v->text.len);
+			buf_add_shown(out, v->text.ptr, v->text.len, 40);
 		} else if (v->quote) {
 			buf_printf(out, "string %c", v->quote);
-			describe_text(out, v->text.ptr, v->text.len);
+			buf_add_shown(out, v->text.ptr, v->text.len, 40);
 			buf_printf(out, "%c", v->quote);
 		} else if (v->text.len >= 3 && memcmp(v->text.ptr, "\xEF\xBB\xBF", 3) == 0) {
 			buf_adds(out, "a byte order mark (U+FEFF), which may only start the file");
 		} else {
 			buf_adds(out, "'");
-			describe_text(out, v->text.ptr, v->text.len);
+			buf_add_shown(out, v->text.ptr, v->text.len, 40);
 			buf_adds(out, "'");
 		}
 		break;
@@ -187,7 +174,7 @@ static void describe_token(struct nvtxt_frontend *fe, yysymbol_kind_t token, str
 			buf_adds(out, "a NUL byte");
 		else {
 			buf_adds(out, "'");
-			describe_text(out, fe->last_token.ptr, fe->last_token.len);
+			buf_add_shown(out, fe->last_token.ptr, fe->last_token.len, 40);
 			buf_adds(out, "'");
 		}
 		break;

@@ -201,7 +201,6 @@ void frontend_add_value(struct nvtxt_frontend *fe, const struct nvtxt_value *v)
 				   "too many values on one line: a command takes at most 9, and this line has more than %d",
 				   FRONTEND_MAX_VALUES);
 			fe->line_reported = true;
-			fe->line_syntax_error = true;
 		}
 		fe->line_syntax_error = true;
 		return;

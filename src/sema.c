@@ -303,17 +303,9 @@ struct call {
 void describe_string(struct buf *b, const char *p, size_t len)
 {
 	char q = memchr(p, '"', len) ? '\'' : '"';
-	size_t n = len > 60 ? 57 : len;
+
 	buf_addc(b, q);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c < 0x20 || c == 0x7f)
-			buf_printf(b, "\\x%02X", c);
-		else
-			buf_addc(b, (char)c);
-	}
-	if (n < len)
-		buf_adds(b, "...");
+	buf_add_shown(b, p, len, 60);
 	buf_addc(b, q);
 }
 

@@ -114,6 +114,21 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+void buf_add_shown(struct buf *b, const char *p, size_t len, size_t max)
+{
+	size_t n = len > max ? max - 3 : len;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c < 0x20 || c == 0x7f)
+			buf_printf(b, "\\x%02X", c);
+		else
+			buf_addc(b, (char)c);
+	}
+	if (n < len)
+		buf_adds(b, "...");
+}
+
 void buf_free(struct buf *b)
 {
 	free(b->ptr);

@@ -44,6 +44,11 @@ void buf_addc(struct buf *b, char c);
 void buf_adds(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...) NVTXT_PRINTF(2, 3);
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+/*
+ * Appends up to `max` bytes of p (cut to max - 3 and "..." when longer),
+ * control bytes as \xNN: a token or string quoted in a diagnostic.
+ */
+void buf_add_shown(struct buf *b, const char *p, size_t len, size_t max);
 void buf_free(struct buf *b);
 static inline void buf_reset(struct buf *b)
 {
