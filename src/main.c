@@ -515,9 +515,12 @@ struct lint_pool {
 	pthread_cond_t finished;
 };
 
-/* Lints one file, writing what it reports on err. */
-static int lint_file(const struct options *opt, struct nvtxt_text_printer *printer,
-		     struct totals *totals, const char *path)
+/*
+ * Checks one file (NVTXT, or a payload through its normal form) and hands
+ * its calls to `be` (NULL: lint only); what it reports goes to printer->out.
+ */
+static int check_file(const struct options *opt, struct nvtxt_text_printer *printer,
+		      struct totals *totals, const char *path, const struct nvtxt_backend *be)
 {
 	bool is_stdin;
 	int fd = open_input(path, &is_stdin, printer->out);
@@ -528,9 +531,9 @@ static int lint_file(const struct options *opt, struct nvtxt_text_printer *print
 		return 2;
 	display = is_stdin ? (opt->stdin_name ? opt->stdin_name : "<stdin>") : path;
 	if (!is_stdin && is_payload(fd))
-		status = decompile_one(opt, printer, totals, fd, display, NULL);
+		status = decompile_one(opt, printer, totals, fd, display, be);
 	else
-		status = compile_one(opt, printer, totals, path, fd, display, NULL, NULL);
+		status = compile_one(opt, printer, totals, path, fd, display, be, NULL);
 	if (!is_stdin)
 		close(fd);
 	return status;
@@ -558,7 +561,7 @@ static void *lint_worker(void *arg)
 			job->status = 2;
 		} else {
 			printer.out = err;
-			job->status = lint_file(pool->opt, &printer, &job->totals, job->path);
+			job->status = check_file(pool->opt, &printer, &job->totals, job->path, NULL);
 			fclose(err);
 		}
 		pthread_mutex_lock(&pool->lock);
@@ -617,68 +620,41 @@ static int run_lint_parallel(struct run *run, char **files, int nfiles, long thr
 
 static int run_check(struct run *run, char **files, int nfiles)
 {
+	const char *output = run->opt->output;
 	int worst = 0;
 
 	for (int i = 0; i < nfiles; i++) {
-		bool is_stdin;
-		const char *path = files[i];
-		int fd = open_input(path, &is_stdin, stderr);
-		const char *display;
 		struct nvtxt_backend be;
 		struct nvtxt_output out = { 0 };
 		struct nvtxt_payload_writer *pw = NULL;
-		FILE *emit_to = NULL;
 		int status;
 
-		if (fd < 0) {
-			worst = 2;
-			continue;
-		}
-		display = is_stdin ? (run->opt->stdin_name ? run->opt->stdin_name : "<stdin>") : path;
 		if (run->opt->emit == EMIT_NVTXT) {
-			if (run->opt->output) {
-				if (output_open(&out, run->opt->output) != 0) {
-					fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", run->opt->output,
-						strerror(errno));
-					if (!is_stdin)
-						close(fd);
-					return 2;
-				}
-				emit_to = out.file;
-			} else {
-				emit_to = stdout;
+			if (output && output_open(&out, output) != 0) {
+				fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", output, strerror(errno));
+				return 2;
 			}
-			be = nvtxt_emit_nvtxt_backend(emit_to);
+			be = nvtxt_emit_nvtxt_backend(output ? out.file : stdout);
 		} else if (run->opt->emit == EMIT_PAYLOAD) {
-			if (output_open(&out, run->opt->output) != 0 ||
-			    !(pw = nvtxt_payload_writer_new(out.file))) {
-				fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", run->opt->output,
-					strerror(errno));
+			if (output_open(&out, output) != 0 || !(pw = nvtxt_payload_writer_new(out.file))) {
+				fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", output, strerror(errno));
 				if (out.file)
 					output_abort(&out);
-				if (!is_stdin)
-					close(fd);
 				return 2;
 			}
 			be = nvtxt_payload_backend(pw);
 		}
-		if (!is_stdin && is_payload(fd))
-			status = decompile_one(run->opt, &run->printer, &run->totals, fd, display,
-					       run->opt->emit == EMIT_NONE ? NULL : &be);
-		else
-			status = compile_one(run->opt, &run->printer, &run->totals, path, fd, display,
-					     run->opt->emit == EMIT_NONE ? NULL : &be, NULL);
+		status = check_file(run->opt, &run->printer, &run->totals, files[i],
+				    run->opt->emit == EMIT_NONE ? NULL : &be);
 		nvtxt_payload_writer_free(pw);
 		if (out.file) {
 			if (status != 0) {
 				output_abort(&out);
 			} else if (output_commit(&out) != 0) {
-				fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", run->opt->output, strerror(errno));
+				fprintf(stderr, "nvtxtc: error: cannot write '%s': %s\n", output, strerror(errno));
 				status = 2;
 			}
 		}
-		if (!is_stdin)
-			close(fd);
 		if (status > worst)
 			worst = status;
 	}
