@@ -24,7 +24,7 @@ B = build
 BIN = nvtxtc
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LIB_SRCS = src/lang.c src/colors.c src/util.c src/diag.c src/compile.c src/sema.c \
+LIB_SRCS = src/lang.c src/colors.c src/util.c src/diag.c src/compile.c src/fast_line.c src/sema.c \
 	src/pass_pairing.c src/pass_category.c src/pass_naming.c src/emit_nvtxt.c src/fmt.c \
 	src/output.c
 UNIT_SRCS = $(filter-out tests/unit/payload.c,$(wildcard tests/unit/*.c))
@@ -80,7 +80,7 @@ $(B)/libnvtxt.a: $(LIB_OBJS)
 $(BIN): $(B)/main.o $(B)/libnvtxt.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/libnvtxt.a $(LDLIBS) -pthread
 
-$(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libnvtxt.a
+$(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) tests/fuzz/fuzz_common.h $(B)/libnvtxt.a
 	@mkdir -p $(B)/tests/unit
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt.a $(LDLIBS)
 
@@ -108,7 +108,7 @@ check-sanitize:
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_B = $(B)/fuzz
-FUZZ_TARGETS = frontend fmt payload
+FUZZ_TARGETS = frontend fmt payload fast_paths
 FUZZ_FLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_RUN_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 FUZZ_LIB_OBJS = $(LIB_SRCS:src/%.c=$(FUZZ_B)/obj/%.o) $(FUZZ_B)/obj/nvtxt.tab.o $(FUZZ_B)/obj/nvtxt.lex.o
@@ -134,11 +134,12 @@ fuzz: $(FUZZ_BINS)
 	@st=0; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_B)/corpus/$$t || exit 1; \
 		case $$t in payload) dict= ;; *) dict=-dict=tests/fuzz/nvtxt.dict ;; esac; \
+		seeds=tests/fuzz/corpus/$$t; [ $$t = fast_paths ] && seeds=tests/fuzz/corpus/frontend; \
 		found=; [ -d tests/fuzz/crashes-found/$$t ] && found=tests/fuzz/crashes-found/$$t; \
 		echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
 		$(FUZZ_B)/fuzz_$$t $(FUZZ_RUN_FLAGS) $$dict \
 			$(if $(filter 0,$(FUZZ_SECONDS)),-runs=0,-max_total_time=$(FUZZ_SECONDS)) \
-			-artifact_prefix=$(FUZZ_B)/$$t- $(FUZZ_B)/corpus/$$t tests/fuzz/corpus/$$t $$found \
+			-artifact_prefix=$(FUZZ_B)/$$t- $(FUZZ_B)/corpus/$$t $$seeds $$found \
 			2>$(FUZZ_B)/$$t.log || { tail -n 60 $(FUZZ_B)/$$t.log; st=1; }; \
 		grep -E '^(#[0-9]+.*(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss_mb)' $(FUZZ_B)/$$t.log || true; \
 	done; exit $$st

@@ -9,6 +9,8 @@
  */
 %require "3.6"
 %define api.pure full
+/* compile.c pushes the tokens of the lines its fast path does not take (frontend.h) */
+%define api.push-pull push
 %define api.prefix {nvtxt_yy}
 %define api.token.prefix {TOK_}
 %define api.location.type {struct nvtxt_loc}
@@ -44,10 +46,9 @@ YY_DECL;
 		}                                                                    \
 	} while (0)
 #define YYLOCATION_PRINT(File, Loc) ((void)0)
-static void nvtxt_yyerror(const struct nvtxt_loc *loc, yyscan_t scanner, struct nvtxt_frontend *fe, const char *msg);
+static void nvtxt_yyerror(const struct nvtxt_loc *loc, struct nvtxt_frontend *fe, const char *msg);
 }
 
-%param {yyscan_t scanner}
 %parse-param {struct nvtxt_frontend *fe}
 
 %union {
@@ -73,13 +74,19 @@ file:
 ;
 
 line:
-	instr EOL       { frontend_finish_line(fe); }
+	instr EOL
+		{ if (fe->instr.kind == NVTXT_I_BLANK) {
+			/* a blank line is where its line break is */
+			fe->instr.loc = @2;
+			fe->instr.loc.len = 0;
+		  }
+		  frontend_finish_line(fe); }
 |	error EOL       { yyerrok; frontend_drop_line(fe); }
 ;
 
 instr:
 	%empty
-		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_BLANK, .loc = @$ }; }
+		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_BLANK }; }
 |	COMMENT
 		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_COMMENT, .loc = @$, .name = $1, .name_loc = @1, .end_loc = @1 }; }
 |	IDENT EQUALS VALUE
@@ -189,7 +196,7 @@ static void describe_token(struct nvtxt_frontend *fe, yysymbol_kind_t token, str
  * nvtxt(5); the few positions where a generic token list would be unclear
  * get a sentence of their own.
  */
-static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, struct nvtxt_frontend *fe)
+static int yyreport_syntax_error(const yypcontext_t *ctx, struct nvtxt_frontend *fe)
 {
 	yysymbol_kind_t expected[8];
 	int n = yypcontext_expected_tokens(ctx, expected, 8);
@@ -198,7 +205,6 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
 	struct buf what = { 0 }, msg = { 0 };
 	bool line_start = false, after_name = false, after_value = false;
 
-	(void)scanner;
 	fe->line_syntax_error = true;
 	if (fe->line_reported)
 		return 0;
@@ -254,8 +260,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
 }
 
 /* Only "memory exhausted" reaches here: syntax errors go through yyreport_syntax_error. */
-static void nvtxt_yyerror(const struct nvtxt_loc *loc, yyscan_t scanner, struct nvtxt_frontend *fe, const char *msg)
+static void nvtxt_yyerror(const struct nvtxt_loc *loc, struct nvtxt_frontend *fe, const char *msg)
 {
-	(void)scanner;
 	diag_error(fe->diags, loc, "%s (the parser's stack is full)", msg);
 }

@@ -82,26 +82,52 @@ static ssize_t read_some(struct nvtxt_frontend *fe, void *buf, size_t max)
 	return n;
 }
 
-/* Looks at the first bytes: skips a UTF-8 BOM, rejects UTF-16. */
+/*
+ * Moves the unread data to the start of the read buffer and reads until
+ * the buffer is full or the input ends (a pipe gives 64 KiB at a time).
+ * Returns true when it read something.
+ */
+static bool refill(struct nvtxt_frontend *fe)
+{
+	size_t keep = (size_t)(fe->in_end - fe->in_pos);
+	char *limit = fe->in + FRONTEND_READ_SIZE;
+	char *before;
+
+	if (fe->eof || fe->stop)
+		return false;
+	if (fe->in_pos != fe->in) {
+		memmove(fe->in, fe->in_pos, keep);
+		fe->in_pos = fe->in;
+		fe->in_end = fe->in + keep;
+	}
+	before = fe->in_end;
+	while (fe->in_end < limit) {
+		ssize_t n = read_some(fe, fe->in_end, (size_t)(limit - fe->in_end));
+		if (n <= 0) {
+			fe->eof = n == 0 && !fe->stop;
+			break;
+		}
+		fe->in_end += n;
+	}
+	*fe->in_end = '\n';
+	return fe->in_end != before;
+}
+
+/* Reads the first bytes: skips a UTF-8 BOM, rejects UTF-16. */
 static void start_input(struct nvtxt_frontend *fe)
 {
 	struct nvtxt_loc at = { 1, 1, 0, 0 };
-	unsigned char *p = fe->pending;
+	const unsigned char *p = (const unsigned char *)fe->in_pos;
+	size_t n;
 
-	fe->started = true;
-	while (fe->npending < 4) {
-		ssize_t n = read_some(fe, p + fe->npending, 4 - fe->npending);
-		if (n <= 0)
-			break;
-		fe->npending += (size_t)n;
-	}
-	if (fe->npending >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-		memmove(p, p + 3, fe->npending - 3);
-		fe->npending -= 3;
+	refill(fe);
+	n = (size_t)(fe->in_end - fe->in_pos);
+	if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+		fe->in_pos += 3;
 		fe->offset = fe->line_offset = 3;
 		return;
 	}
-	if (fe->npending >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
+	if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
 		at.len = 2;
 		diag_error(fe->diags, &at,
 			   "the file is UTF-16 (it starts with a UTF-16 byte order mark %s); NVTXT files are UTF-8: convert it, e.g. with iconv -f UTF-16 -t UTF-8",
@@ -109,7 +135,7 @@ static void start_input(struct nvtxt_frontend *fe)
 		fe->stop = true;
 		return;
 	}
-	if (fe->npending >= 4 && ((p[0] == 0 && p[1] && p[2] == 0 && p[3]) || (p[0] && p[1] == 0 && p[2] && p[3] == 0))) {
+	if (n >= 4 && ((p[0] == 0 && p[1] && p[2] == 0 && p[3]) || (p[0] && p[1] == 0 && p[2] && p[3] == 0))) {
 		at.len = 1;
 		diag_error(fe->diags, &at,
 			   "the file looks like UTF-16 without a byte order mark (it has NUL bytes between its characters); NVTXT files are UTF-8");
@@ -117,28 +143,53 @@ static void start_input(struct nvtxt_frontend *fe)
 	}
 }
 
+/*
+ * Makes the next slow line: the unread data up to its '\n', or all of it
+ * when there is no '\n' (a line longer than the buffer, whose rest is
+ * read by frontend_read, or the last line of a file without one).
+ */
+static void take_slow_line(struct nvtxt_frontend *fe)
+{
+	size_t avail = (size_t)(fe->in_end - fe->in_pos);
+	const char *nl = memchr(fe->in_pos, '\n', avail);
+
+	fe->slow_ptr = fe->in_pos;
+	if (nl) {
+		fe->slow_len = (size_t)(nl + 1 - fe->in_pos);
+		fe->slow_line_done = true;
+	} else {
+		fe->slow_len = avail;
+		fe->slow_line_done = fe->eof || fe->stop;
+	}
+	fe->in_pos += fe->slow_len;
+}
+
 size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max)
 {
-	size_t n = 0;
-	ssize_t got;
+	size_t n = 0, k;
 
-	if (!fe->started)
-		start_input(fe);
-	if (fe->stop)
-		return 0;
-	if (fe->npending) {
-		n = fe->npending < max ? fe->npending : max;
-		memcpy(buf, fe->pending, n);
-		memmove(fe->pending, fe->pending + n, fe->npending - n);
-		fe->npending -= n;
-		return n;
-	}
-	/* fill the offer (see YY_READ_BUF_SIZE): a pipe gives 64 KiB at a time */
+	/*
+	 * Fill the offer (see YY_READ_BUF_SIZE): flex rescans a long token
+	 * from its start after each read, so short reads would cost it
+	 * quadratic time.
+	 */
 	while (n < max) {
-		got = read_some(fe, buf + n, max - n);
-		if (got <= 0)
-			break;
-		n += (size_t)got;
+		if (fe->slow_len == 0) {
+			if (fe->slow_line_done)
+				break;
+			/* a line longer than the read buffer goes on */
+			if (!refill(fe)) {
+				fe->slow_line_done = true;
+				break;
+			}
+			take_slow_line(fe);
+			continue;
+		}
+		k = fe->slow_len < max - n ? fe->slow_len : max - n;
+		memcpy(buf + n, fe->slow_ptr, k);
+		fe->slow_ptr += k;
+		fe->slow_len -= k;
+		n += k;
 	}
 	return n;
 }
@@ -283,6 +334,55 @@ static void consume_checked(void *user, const struct nvtxt_instr *in)
 	sema_instruction(user, in);
 }
 
+/*
+ * Hands the slow line's tokens from flex to the push parser up to its
+ * line break (or, at the end of input, up to the end of file).  Returns
+ * false when the parser has stopped: it accepted the input, or its stack
+ * is full.
+ */
+static bool push_tokens(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypstate *ps, bool to_end)
+{
+	NVTXT_YYSTYPE lval;
+	NVTXT_YYLTYPE lloc = { 0 };
+	int tok, status;
+
+	do {
+		tok = nvtxt_yylex(&lval, &lloc, scanner);
+		status = nvtxt_yypush_parse(ps, tok, &lval, &lloc, fe);
+	} while (status == YYPUSH_MORE && tok != TOK_END && (to_end || tok != TOK_EOL));
+	if (tok == TOK_EOL)
+		frontend_scanner_line_done(scanner);
+	return status == YYPUSH_MORE;
+}
+
+/*
+ * Reads the input line by line: a line the fast path takes is handed on
+ * at once; any other line goes through flex and bison (frontend.h).
+ */
+static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypstate *ps)
+{
+	start_input(fe);
+	while (!fe->stop) {
+		char *next;
+
+		if (fe->in_pos == fe->in_end && !refill(fe))
+			break;
+		if (fe->use_fast_path && (next = frontend_fast_line(fe, fe->in_pos, fe->in_end))) {
+			fe->in_pos = next;
+			continue;
+		}
+		/* not taken: perhaps only because the line goes on past the data read so far */
+		if (!memchr(fe->in_pos, '\n', (size_t)(fe->in_end - fe->in_pos)) && refill(fe))
+			continue;
+		take_slow_line(fe);
+		if (!push_tokens(fe, scanner, ps, false))
+			return;
+	}
+	fe->slow_len = 0;
+	fe->slow_line_done = true;
+	push_tokens(fe, scanner, ps, true);
+}
+
 int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_result *res)
 {
 	struct nvtxt_frontend fe;
@@ -290,6 +390,7 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	struct sema *sema = NULL;
 	struct stat st;
 	yyscan_t scanner;
+	nvtxt_yypstate *ps;
 	int status;
 
 	memset(&fe, 0, sizeof(fe));
@@ -302,6 +403,10 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 		off_t at = lseek(opt->fd, 0, SEEK_CUR);
 		fe.base = at > 0 ? (uint64_t)at : 0;
 	}
+	fe.in = xmalloc(FRONTEND_READ_SIZE + 1);
+	fe.in_pos = fe.in_end = fe.in;
+	*fe.in_end = '\n';
+	fe.use_fast_path = !opt->no_fast_paths;
 	fe.line = 1;
 	fe.col = 1;
 	fe.diags = &diags;
@@ -316,13 +421,19 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 		fe.consume_user = sema;
 	}
 
-	if (nvtxt_yylex_init_extra(&fe, &scanner) != 0) {
+	ps = nvtxt_yypstate_new();
+	if (!ps || nvtxt_yylex_init_extra(&fe, &scanner) != 0) {
 		res->io_errno = errno ? errno : ENOMEM;
+		if (ps)
+			nvtxt_yypstate_delete(ps);
+		if (sema)
+			sema_free(sema);
+		free(fe.in);
 		return 2;
 	}
-	nvtxt_yyparse(scanner, &fe);
+	parse_input(&fe, scanner, ps);
 	nvtxt_yylex_destroy(scanner);
-
+	nvtxt_yypstate_delete(ps);
 	if (sema) {
 		if (!fe.io_errno)
 			sema_finish(sema);
@@ -345,5 +456,6 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	free(fe.arg_locs);
 	buf_free(&fe.line_text);
 	buf_free(&fe.excerpt);
+	free(fe.in);
 	return status;
 }

@@ -27,6 +27,13 @@ struct nvtxt_compile_options {
 	const struct nvtxt_backend *backend;
 	void (*instruction)(void *user, const struct nvtxt_instr *in);
 	void *instruction_user;
+	/*
+	 * Tests and fuzzing: true sends every line through flex and bison and
+	 * every call through the full checks, the reference that the fast
+	 * paths (the line scanner of fast_line.c, the call plans of sema.c)
+	 * must match in every diagnostic and event.
+	 */
+	bool no_fast_paths;
 };
 
 struct nvtxt_compile_result {

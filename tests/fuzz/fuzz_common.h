@@ -226,4 +226,127 @@ __attribute__((unused)) static void fuzz_same(const char *what, const struct fuz
 	abort();
 }
 
+/* Syntax mode's instruction callback for fuzz_fast_paths_agree: every field of every AST node. */
+static void fuzz_dump_loc(FILE *f, const char *what, const struct nvtxt_loc *l)
+{
+	fprintf(f, " %s=%u:%u+%u@%llu", what, l->line, l->col, l->len, (unsigned long long)l->line_offset);
+}
+
+static void fuzz_dump_str(FILE *f, const char *what, struct nvtxt_str s)
+{
+	fprintf(f, " %s=%zu:", what, s.len);
+	if (s.ptr) {
+		fwrite(s.ptr, 1, s.len, f);
+		if (s.ptr[s.len] != '\0')
+			fputs("(not NUL-terminated)", f);
+	} else {
+		fputs("(null)", f);
+	}
+}
+
+__attribute__((unused)) static void fuzz_dump_instr(void *user, const struct nvtxt_instr *in)
+{
+	FILE *f = user;
+
+	fprintf(f, "instr kind=%d broken=%d", (int)in->kind, (int)in->broken);
+	fuzz_dump_loc(f, "loc", &in->loc);
+	fuzz_dump_str(f, "name", in->name);
+	fuzz_dump_loc(f, "name_loc", &in->name_loc);
+	fuzz_dump_loc(f, "end_loc", &in->end_loc);
+	fputc('\n', f);
+	for (size_t i = 0; i < in->nargs; i++) {
+		fputs("  arg", f);
+		fuzz_dump_str(f, "name", in->args[i]);
+		fuzz_dump_loc(f, "loc", &in->arg_locs[i]);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < in->nvalues; i++) {
+		const struct nvtxt_value *v = &in->values[i];
+		fprintf(f, "  value kind=%d quote=%d integer=%lld origin=%d", (int)v->kind, v->quote,
+			(long long)v->integer, v->origin != NULL);
+		if (v->kind != NVTXT_V_ABSENT)
+			fuzz_dump_str(f, "text", v->text);
+		fuzz_dump_loc(f, "loc", &v->loc);
+		fputc('\n', f);
+	}
+}
+
+/*
+ * One run for fuzz_fast_paths_agree: the diagnostics (as the text printer
+ * prints them) and, in order with them, the canonical NVTXT of the events
+ * (check mode) or a dump of every AST node (syntax mode), into o.
+ */
+static void fuzz_run_paths(const void *data, size_t size, const struct fuzz_mode *mode, bool syntax,
+			   bool no_fast_paths, struct fuzz_out *o)
+{
+	FILE *mem;
+	struct nvtxt_backend be;
+	struct nvtxt_text_printer printer = { .color = mode->color };
+	struct nvtxt_compile_options co = {
+		.display_name = "fuzz.nvtxt",
+		.diag_config = &mode->config,
+		.no_fast_paths = no_fast_paths,
+	};
+	int fd = -1;
+
+	fuzz_init();
+	if (mode->pipe)
+		fd = fuzz_pipe(data, size);
+	if (fd < 0) {
+		fuzz_load(data, size);
+		fd = fuzz_fd;
+	}
+	o->text = NULL;
+	o->len = 0;
+	mem = open_memstream(&o->text, &o->len);
+	if (!mem)
+		fuzz_die("open_memstream");
+	printer.out = mem;
+	co.sink = (struct nvtxt_diag_sink){ &printer, nvtxt_text_printer_report };
+	co.fd = fd;
+	if (syntax) {
+		co.instruction = fuzz_dump_instr;
+		co.instruction_user = mem;
+	} else {
+		be = nvtxt_emit_nvtxt_backend(mem);
+		co.backend = &be;
+	}
+	o->status = nvtxt_compile(&co, &o->res);
+	if (fd != fuzz_fd)
+		close(fd);
+	fprintf(mem, "status %d errors %lu warnings %lu hidden %lu %lu lines %lu\n", o->status,
+		o->res.errors, o->res.warnings, o->res.hidden_errors, o->res.hidden_warnings, o->res.lines);
+	if (fclose(mem) != 0)
+		fuzz_die("fclose(memstream)");
+}
+
+/*
+ * The fast paths (src/fast_line.c, the call plans of src/sema.c) against
+ * the reference (every line through flex and bison, every call through
+ * the full checks; nvtxt_compile_options.no_fast_paths): the same
+ * diagnostics, events and AST nodes, in check mode and in syntax mode.
+ * Returns true when they agree; otherwise prints both outputs to stderr.
+ */
+__attribute__((unused)) static bool fuzz_fast_paths_agree(const void *data, size_t size,
+							  const struct fuzz_mode *mode)
+{
+	for (int syntax = 0; syntax <= 1; syntax++) {
+		struct fuzz_out fast, reference;
+		bool same;
+
+		fuzz_run_paths(data, size, mode, syntax, false, &fast);
+		fuzz_run_paths(data, size, mode, syntax, true, &reference);
+		same = fast.len == reference.len && memcmp(fast.text, reference.text, fast.len) == 0;
+		if (!same)
+			fprintf(stderr, "%s mode: the fast paths and the reference differ:\n--- fast (%zu bytes)\n%.*s\n--- reference (%zu bytes)\n%.*s\n---\n",
+				syntax ? "syntax" : "check", fast.len, (int)(fast.len > 6000 ? 6000 : fast.len), fast.text,
+				reference.len, (int)(reference.len > 6000 ? 6000 : reference.len), reference.text);
+		free(fast.text);
+		free(reference.text);
+		if (!same)
+			return false;
+	}
+	return true;
+}
+
 #endif
