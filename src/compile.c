@@ -403,7 +403,7 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 		off_t at = lseek(opt->fd, 0, SEEK_CUR);
 		fe.base = at > 0 ? (uint64_t)at : 0;
 	}
-	fe.in = xmalloc(FRONTEND_READ_SIZE + 1);
+	fe.in = xcalloc(1, FRONTEND_READ_SIZE + 1 + FRONTEND_READ_PAD);
 	fe.in_pos = fe.in_end = fe.in;
 	*fe.in_end = '\n';
 	fe.use_fast_path = !opt->no_fast_paths;

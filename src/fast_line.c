@@ -59,6 +59,47 @@ static inline bool is(unsigned char c, unsigned k)
 }
 
 /*
+ * Eight bytes at a time (the read buffer has FRONTEND_READ_PAD readable
+ * bytes after the sentinel).  A word is "plain" text of a quoted string
+ * when every byte is in 0x20..0x7F and none is the quote.
+ */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+static inline uint64_t load8(const unsigned char *p)
+{
+	uint64_t x;
+	memcpy(&x, p, sizeof(x));
+	return x;
+}
+
+static inline bool plain8(uint64_t x, unsigned char quote)
+{
+	uint64_t q = x ^ (ONES * quote);
+	uint64_t zero_or_quote = (q - ONES) & ~q;   /* high bit set in a byte that was the quote */
+	uint64_t control = (x - ONES * 0x20) & ~x;  /* high bit set in a byte below 0x20 */
+	return ((zero_or_quote | control | x) & HIGHS) == 0;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* True when the 8 bytes (the first in the low byte) are all ASCII digits. */
+static inline bool digits8(uint64_t x)
+{
+	return ((x & 0xF0F0F0F0F0F0F0F0ULL) |
+		(((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) == 0x3333333333333333ULL;
+}
+
+/* The value of 8 ASCII digits, the first the most significant. */
+static inline uint64_t value8(uint64_t x)
+{
+	x = (x & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+	x = (x & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+	return (x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+}
+#define HAVE_DIGITS8 1
+#endif
+
+/*
  * Converts [+-]?[0-9]+ or 0[xX][0-9A-Fa-f]+ (the whole of p..e) as the
  * scanner's integer() does.  Returns 1 for an integer, 0 for text that is
  * not one (a bare word), -1 for an integer out of range (the scanner
@@ -120,7 +161,9 @@ static unsigned char *value(unsigned char *p, const unsigned char *end, const un
 		unsigned k = c == '"' ? K_DQ : K_SQ;
 		q = p + 1;
 		for (;;) {
-			if (is(*q, k)) {
+			if (plain8(load8(q), c)) {
+				q += 8;
+			} else if (is(*q, k)) {
 				q++;
 			} else if (*q >= 0x80) {
 				size_t n = utf8_seq(q, (size_t)(end - q));
@@ -160,7 +203,14 @@ static unsigned char *value(unsigned char *p, const unsigned char *end, const un
 		const unsigned char *digits = p + !is(c, K_DIGIT), *r;
 		uint64_t u = 0;
 
-		for (q = (unsigned char *)digits; is(*q, K_DIGIT); q++)
+		q = (unsigned char *)digits;
+#ifdef HAVE_DIGITS8
+		while (digits8(load8(q)) && q - digits <= 16) {
+			u = u * 100000000 + value8(load8(q));
+			q += 8;
+		}
+#endif
+		for (; is(*q, K_DIGIT); q++)
 			u = u * 10 + (unsigned)(*q - '0');
 		for (r = q; is(*r, K_BLANK); r++)
 			;

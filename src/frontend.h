@@ -31,12 +31,13 @@ enum { FRONTEND_MAX_VALUES = 1024 };
 enum { FRONTEND_LINE_KEEP = 4096 };
 
 /*
- * The read buffer: FRONTEND_READ_SIZE bytes of input and one byte for a
+ * The read buffer: FRONTEND_READ_SIZE bytes of input, one byte for a
  * '\n' sentinel at the end of the data, so the fast path's loops stop
- * without bounds checks.  A line longer than the buffer is streamed to
+ * without bounds checks, and FRONTEND_READ_PAD more bytes (zeroed at
+ * first) that its word-at-a-time loops may read past the sentinel.  A line longer than the buffer is streamed to
  * the scanner in pieces.
  */
-enum { FRONTEND_READ_SIZE = 256 * 1024 };
+enum { FRONTEND_READ_SIZE = 256 * 1024, FRONTEND_READ_PAD = 16 };
 
 struct nvtxt_frontend {
 	/* input */
@@ -46,7 +47,7 @@ struct nvtxt_frontend {
 	bool stop;               /* stop reading (UTF-16, I/O error) */
 	bool eof;                /* read() returned 0 */
 	int io_errno;
-	char *in;                /* the read buffer: FRONTEND_READ_SIZE + 1 bytes */
+	char *in;                /* the read buffer: FRONTEND_READ_SIZE + 1 + FRONTEND_READ_PAD bytes */
 	char *in_pos, *in_end;   /* the unread data; *in_end is the sentinel '\n' */
 	bool use_fast_path;      /* false: every line goes through flex and bison */
 
