@@ -1,23 +1,59 @@
 /*
  * fmt.c - the layout formatter.
  */
+#include <string.h>
+
 #include "fmt.h"
 
-static void put_value(FILE *out, const struct nvtxt_value *v)
+/* Output goes through f->buf, written to f->out when full and by nvtxt_fmt_flush. */
+static void flush(struct nvtxt_fmt *f)
+{
+	if (f->n)
+		fwrite(f->buf, 1, f->n, f->out);
+	f->n = 0;
+}
+
+static void put(struct nvtxt_fmt *f, const char *p, size_t n)
+{
+	if (n > sizeof(f->buf) - f->n) {
+		flush(f);
+		if (n > sizeof(f->buf)) {
+			fwrite(p, 1, n, f->out);
+			return;
+		}
+	}
+	memcpy(f->buf + f->n, p, n);
+	f->n += n;
+}
+
+static void put_char(struct nvtxt_fmt *f, char c)
+{
+	if (f->n == sizeof(f->buf))
+		flush(f);
+	f->buf[f->n++] = c;
+}
+
+int nvtxt_fmt_flush(struct nvtxt_fmt *f)
+{
+	flush(f);
+	return ferror(f->out) ? -1 : 0;
+}
+
+static void put_value(struct nvtxt_fmt *f, const struct nvtxt_value *v)
 {
 	switch (v->quote) {
 	case '"':
 	case '\'':
-		putc(v->quote, out);
-		fwrite(v->text.ptr, 1, v->text.len, out);
-		putc(v->quote, out);
+		put_char(f, v->quote);
+		put(f, v->text.ptr, v->text.len);
+		put_char(f, v->quote);
 		break;
 	case '$':
-		putc('$', out);
-		fwrite(v->text.ptr, 1, v->text.len, out);
+		put_char(f, '$');
+		put(f, v->text.ptr, v->text.len);
 		break;
 	default:
-		fwrite(v->text.ptr, 1, v->text.len, out);
+		put(f, v->text.ptr, v->text.len);
 		break;
 	}
 }
@@ -25,7 +61,6 @@ static void put_value(FILE *out, const struct nvtxt_value *v)
 void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in)
 {
 	struct nvtxt_fmt *f = user;
-	FILE *out = f->out;
 	size_t len;
 
 	if (in->broken)
@@ -35,7 +70,7 @@ void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in)
 		return;
 	}
 	if (f->printed && f->pending_blank)
-		putc('\n', out);
+		put_char(f, '\n');
 	f->pending_blank = 0;
 	f->printed = true;
 	switch (in->kind) {
@@ -43,33 +78,34 @@ void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in)
 		len = in->name.len;
 		while (len && (in->name.ptr[len - 1] == ' ' || in->name.ptr[len - 1] == '\t'))
 			len--;
-		fwrite(in->name.ptr, 1, len, out);
+		put(f, in->name.ptr, len);
 		break;
 	case NVTXT_I_ASSIGNMENT:
-		fwrite(in->name.ptr, 1, in->name.len, out);
-		fputs(" = ", out);
-		put_value(out, &in->values[0]);
+		put(f, in->name.ptr, in->name.len);
+		put(f, " = ", 3);
+		put_value(f, &in->values[0]);
 		break;
 	case NVTXT_I_DEFINITION:
-		putc('@', out);
-		fwrite(in->name.ptr, 1, in->name.len, out);
+		put_char(f, '@');
+		put(f, in->name.ptr, in->name.len);
 		for (size_t i = 0; i < in->nargs; i++) {
-			fputs(", ", out);
-			fwrite(in->args[i].ptr, 1, in->args[i].len, out);
+			put(f, ", ", 2);
+			put(f, in->args[i].ptr, in->args[i].len);
 		}
 		break;
 	case NVTXT_I_CALL:
-		fwrite(in->name.ptr, 1, in->name.len, out);
+		put(f, in->name.ptr, in->name.len);
 		for (size_t i = 0; i < in->nvalues; i++) {
-			putc(',', out);
 			if (in->values[i].kind != NVTXT_V_ABSENT) {
-				putc(' ', out);
-				put_value(out, &in->values[i]);
+				put(f, ", ", 2);
+				put_value(f, &in->values[i]);
+			} else {
+				put_char(f, ',');
 			}
 		}
 		break;
 	case NVTXT_I_BLANK:
 		break;
 	}
-	putc('\n', out);
+	put_char(f, '\n');
 }

@@ -15,6 +15,8 @@ struct nvtxt_fmt {
 	FILE *out;
 	unsigned long pending_blank;  /* blank lines seen since the last printed line */
 	bool printed;                 /* a line was printed */
+	size_t n;                     /* bytes of buf not yet written to out */
+	char buf[65536];
 };
 
 /*
@@ -25,5 +27,11 @@ struct nvtxt_fmt {
  * to one, none at the start or the end.
  */
 void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in);
+
+/*
+ * Writes what the formatter holds in its buffer to f->out; call it after
+ * nvtxt_compile.  Returns -1 when f->out has an error, else 0.
+ */
+int nvtxt_fmt_flush(struct nvtxt_fmt *f);
 
 #endif

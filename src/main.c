@@ -317,6 +317,7 @@ static int run_fmt(struct run *run, char **files, int nfiles)
 		}
 		fmt.out = tmp;
 		status = compile_one(run->opt, &run->printer, &run->totals, path, fd, display, NULL, &fmt);
+		nvtxt_fmt_flush(&fmt);
 		if (fflush(tmp) != 0 || ferror(tmp)) {
 			fprintf(stderr, "nvtxtc: error: writing a temporary file: %s\n", strerror(errno));
 			status = 2;

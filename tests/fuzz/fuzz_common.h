@@ -185,6 +185,8 @@ __attribute__((unused)) static void fuzz_compile_mode(const void *data, size_t s
 	}
 	memset(&o->res, 0xA5, sizeof o->res);  /* every field must be written */
 	o->status = nvtxt_compile(&co, &o->res);
+	if (fmt)
+		nvtxt_fmt_flush(&f);
 	if (fd != fuzz_fd)
 		close(fd);
 	if (fclose(mem) != 0)
