@@ -417,6 +417,7 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 		fe.consume_user = opt->instruction_user;
 	} else {
 		sema = sema_new(&diags, opt->backend);
+		sema_set_fast_path(sema, !opt->no_fast_paths);
 		fe.consume = consume_checked;
 		fe.consume_user = sema;
 	}

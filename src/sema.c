@@ -21,11 +21,35 @@ struct definition {
 	struct nvtxt_loc loc;         /* the command name in the @ line */
 };
 
+/*
+ * The call plan of one command for the fast path (nvtxt(5), DEFINITIONS
+ * AND STATIC ARGUMENTS): the values a call gives, in the order they are
+ * converted, and the event with the static arguments already converted.
+ * It depends on the command's definition and on the variables named like
+ * its static arguments; it is rebuilt at the first call after either
+ * changes (sema.plan_gen, definition()).
+ */
+struct call_plan {
+	uint64_t gen;                     /* sema.plan_gen when built; 0: not built */
+	bool full;                        /* every call takes the full path (a bad definition or static) */
+	bool relative;                    /* a static TimeBase that is Relative */
+	uint8_t n;                        /* how many values a call gives: the listed arguments */
+	/* per listed argument, a TimeBase first: the index of its value in the call, and the argument */
+	uint8_t index[NVTXT_ARG_COUNT];
+	uint8_t arg[NVTXT_ARG_COUNT];
+	uint32_t optional;                /* NVTXT_BIT(arg): a listed argument whose value may be absent */
+	struct nvtxt_event tmpl;          /* command, ids -1, the statics converted with their present bits */
+};
+
 struct sema {
 	struct nvtxt_diags *diags;
 	const struct nvtxt_backend *backend;
 	int io_errno;
 	uint64_t ordinal;
+
+	bool fast;                        /* the fast path of calls (sema_set_fast_path) */
+	uint64_t plan_gen;                /* bumped by an assignment to a variable named like an argument */
+	struct call_plan plans[NVTXT_CMD_COUNT];
 
 	/* binding: name -> variable, open addressing on the name's hash */
 	struct nvtxt_binding **vars;
@@ -164,6 +188,13 @@ static void assignment(struct sema *s, const struct nvtxt_instr *in)
 	b->value.origin = NULL;
 	b->reported = 0;
 	b->expanded = in->values[0].kind == NVTXT_V_EXPANSION;
+	/* a new value of a static argument: every call plan must read it again */
+	for (int arg = 0; arg < NVTXT_ARG_COUNT; arg++) {
+		if (s->arg_var[arg] == b) {
+			s->plan_gen++;
+			break;
+		}
+	}
 }
 
 /* --- definitions ---------------------------------------------------------- */
@@ -177,20 +208,52 @@ static void list_args(struct buf *b, enum nvtxt_command cmd)
 }
 
 /*
+ * The command named `name` (len bytes, exact case), or -1: the same as
+ * nvtxt_command_lookup, without a strlen per name.  A switch on the length
+ * and one memcmp of a constant size, which the compiler inlines.
+ */
+static int command_lookup(const char *name, size_t len)
+{
+	switch (len) {
+	case 6:
+		return memcmp(name, "Marker", 6) == 0 ? NVTXT_CMD_MARKER : -1;
+	case 8:
+		return memcmp(name, "RangePop", 8) == 0 ? NVTXT_CMD_RANGE_POP : -1;
+	case 9:
+		return memcmp(name, "RangePush", 9) == 0 ? NVTXT_CMD_RANGE_PUSH : -1;
+	case 11:
+		return memcmp(name, "NameProcess", 11) == 0 ? NVTXT_CMD_NAME_PROCESS : -1;
+	case 12:
+		if (memcmp(name, "NameCategory", 12) == 0)
+			return NVTXT_CMD_NAME_CATEGORY;
+		return memcmp(name, "NameOsThread", 12) == 0 ? NVTXT_CMD_NAME_OS_THREAD : -1;
+	case 13:
+		return memcmp(name, "RangeStartEnd", 13) == 0 ? NVTXT_CMD_RANGE_START_END : -1;
+	case 16:
+		return memcmp(name, "AddChildCategory", 16) == 0 ? NVTXT_CMD_ADD_CHILD_CATEGORY : -1;
+	case 18:
+		return memcmp(name, "SetFileDisplayName", 18) == 0 ? NVTXT_CMD_SET_FILE_DISPLAY_NAME : -1;
+	default:
+		return -1;
+	}
+}
+
+/*
  * Reports an unknown command name; returns the command or -1.  The calls
  * of an unknown command whose definition was reported are not reported
  * again.
  */
 static int command(struct sema *s, const struct nvtxt_instr *in)
 {
-	int cmd = nvtxt_command_lookup(in->name.ptr, in->name.len);
-	uint64_t key = hash_bytes(in->name.ptr, in->name.len);
+	int cmd = command_lookup(in->name.ptr, in->name.len);
+	uint64_t key;
 	const char *near;
 	struct nvtxt_diag *d;
 	int inserted;
 
 	if (cmd >= 0)
 		return cmd;
+	key = hash_bytes(in->name.ptr, in->name.len);
 	if (in->kind == NVTXT_I_CALL && idmap_get(&s->unknown_defined, key, in->name.len))
 		return -1;
 	if (in->kind == NVTXT_I_DEFINITION && s->unknown_defined.count < 1024)
@@ -229,6 +292,7 @@ static void definition(struct sema *s, const struct nvtxt_instr *in)
 	if (in->broken) {
 		/* its syntax error is reported; its calls are skipped until the next definition */
 		s->defs[cmd] = (struct definition){ .custom = true, .poisoned = true };
+		s->plans[cmd].gen = 0;
 		return;
 	}
 	for (size_t i = 0; i < in->nargs; i++) {
@@ -281,6 +345,7 @@ static void definition(struct sema *s, const struct nvtxt_instr *in)
 	}
 	def.poisoned = bad;
 	s->defs[cmd] = def;
+	s->plans[cmd].gen = 0;
 }
 
 /* --- calls: arity, static arguments, types -------------------------------- */
@@ -367,75 +432,61 @@ static bool contains(const char *p, size_t len, const char *what)
 	return false;
 }
 
-static bool want_integer(struct call *c, enum nvtxt_arg arg, const char *expected)
+/* --- conversions: one per type, shared by the full path and the fast path -- */
+
+/* Inlined into each caller: the fast path's loop gets its own copy of the dispatch. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/*
+ * The outcome of converting one value to the type and range of an
+ * argument.  Only CONV_OK stores the result.  The full path reports every
+ * outcome above CONV_SILENT (report_conv); the fast path hands every
+ * outcome but CONV_OK to the full path.
+ */
+enum conv {
+	CONV_OK,
+	CONV_SILENT,        /* neither Integer nor String where an Integer is wanted: no value, no report */
+	CONV_NOT_INTEGER,   /* a String where an Integer is wanted */
+	CONV_RANGE,         /* an Integer out of the argument's range */
+	CONV_NOT_STRING,    /* not a String where a String is wanted */
+	CONV_HEX_NOT_DIGIT, /* a Color "0x..." with a character that is not a hex digit */
+	CONV_HEX_COUNT,     /* a Color "0x" and hex digits, but not exactly 8 of them */
+	CONV_UNKNOWN_NAME   /* a String that names no color or time base */
+};
+
+/* An Integer in min..max (inclusive) into *out. */
+static inline enum conv conv_integer(const struct nvtxt_value *v, int64_t min, int64_t max, int64_t *out)
 {
-	struct arg_value *av = &c->a[arg];
-	if (av->v.kind == NVTXT_V_INTEGER)
-		return true;
-	if (av->v.kind == NVTXT_V_STRING) {
-		const char *hint = NULL;
-		if (contains(av->v.text.ptr, av->v.text.len, " #"))
-			hint = "a comment must be on a line of its own";
-		else if (av->v.quote)
-			hint = "a quoted value is always a String";
-		bad_value(c, arg, expected, hint, NULL);
-	}
-	return false;
+	if (v->kind != NVTXT_V_INTEGER)
+		return v->kind == NVTXT_V_STRING ? CONV_NOT_INTEGER : CONV_SILENT;
+	if (v->integer < min || v->integer > max)
+		return CONV_RANGE;
+	*out = v->integer;
+	return CONV_OK;
 }
 
-static void check_timestamp(struct call *c, enum nvtxt_arg arg, int64_t *out, bool relative)
+/* An Integer in 0..UINT32_MAX into *out (CategoryId, ParentCategoryId). */
+static inline enum conv conv_u32(const struct nvtxt_value *v, uint32_t *out)
 {
-	struct arg_value *av = &c->a[arg];
-	const char *expected = relative ? "an Integer timestamp" : "an Integer timestamp >= 0";
-	if (!av->have || !want_integer(c, arg, expected))
-		return;
-	if (av->v.integer < 0 && !relative) {
-		bad_value(c, arg, expected, "only TimeBase Relative allows negative timestamps", NULL);
-		return;
-	}
-	*out = av->v.integer;
+	int64_t x = 0;
+	enum conv r = conv_integer(v, 0, (int64_t)UINT32_MAX, &x);
+
+	if (r == CONV_OK)
+		*out = (uint32_t)x;
+	return r;
 }
 
-static void check_id(struct call *c, enum nvtxt_arg arg, int64_t *out)
+/* A String into *out, pointing at the value's bytes (Message, Name). */
+static inline enum conv conv_string(const struct nvtxt_value *v, struct nvtxt_str *out)
 {
-	struct arg_value *av = &c->a[arg];
-	if (!av->have || !want_integer(c, arg, "an Integer >= 0"))
-		return;
-	if (av->v.integer < 0) {
-		bad_value(c, arg, "an Integer >= 0", NULL, NULL);
-		return;
-	}
-	*out = av->v.integer;
-}
-
-static void check_u32(struct call *c, enum nvtxt_arg arg, uint32_t *out)
-{
-	struct arg_value *av = &c->a[arg];
-	const char *expected = "an Integer in 0..4294967295";
-	if (!av->have || !want_integer(c, arg, expected))
-		return;
-	if (av->v.integer < 0 || av->v.integer > (int64_t)UINT32_MAX) {
-		bad_value(c, arg, expected, NULL, NULL);
-		return;
-	}
-	*out = (uint32_t)av->v.integer;
-}
-
-static void check_string(struct call *c, enum nvtxt_arg arg, struct nvtxt_str *out)
-{
-	struct arg_value *av = &c->a[arg];
-	if (!av->have)
-		return;
-	if (av->v.kind != NVTXT_V_STRING) {
-		struct buf fix = { 0 };
-		buf_addc(&fix, '"');
-		buf_add(&fix, av->v.text.ptr, av->v.text.len);
-		buf_addc(&fix, '"');
-		bad_value(c, arg, "a String", "quote it to make it a String", fix.ptr);
-		buf_free(&fix);
-		return;
-	}
-	*out = av->v.text;
+	if (v->kind != NVTXT_V_STRING)
+		return CONV_NOT_STRING;
+	*out = v->text;
+	return CONV_OK;
 }
 
 static bool is_hex(int ch)
@@ -443,90 +494,259 @@ static bool is_hex(int ch)
 	return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f');
 }
 
-static void check_color(struct call *c, uint32_t *out)
+/*
+ * A Color into *out, as ARGB: an Integer in 0..UINT32_MAX, or (any other
+ * value, by its text) "0x" or "0X" and exactly 8 hex digits, or a color
+ * name (nvtxt_color_lookup, any case).
+ */
+static enum conv conv_color(const struct nvtxt_value *v, uint32_t *out)
 {
-	struct arg_value *av = &c->a[NVTXT_ARG_COLOR];
-	const char *expected = "a Color (an ARGB Integer in 0..4294967295, a color name or \"0xAARRGGBB\")";
-	const char *p = av->v.text.ptr;
-	size_t len = av->v.text.len;
+	const char *p = v->text.ptr;
+	size_t len = v->text.len;
 
-	if (!av->have)
-		return;
-	if (av->v.kind == NVTXT_V_INTEGER) {
-		if (av->v.integer < 0 || av->v.integer > (int64_t)UINT32_MAX)
-			bad_value(c, NVTXT_ARG_COLOR, expected, NULL, NULL);
-		else
-			*out = (uint32_t)av->v.integer;
-		return;
+	if (v->kind == NVTXT_V_INTEGER) {
+		if (v->integer < 0 || v->integer > (int64_t)UINT32_MAX)
+			return CONV_RANGE;
+		*out = (uint32_t)v->integer;
+		return CONV_OK;
 	}
 	if (len >= 2 && p[0] == '0' && (p[1] | 0x20) == 'x') {
 		uint32_t argb = 0;
 		size_t digits = 0;
 		while (2 + digits < len && is_hex((unsigned char)p[2 + digits]))
 			digits++;
-		if (2 + digits != len || digits != 8) {
-			char hint[96];
-			if (2 + digits != len)
-				snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)");
-			else
-				snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), not %zu", digits);
-			bad_value(c, NVTXT_ARG_COLOR, expected, hint, NULL);
-			return;
-		}
+		if (2 + digits != len)
+			return CONV_HEX_NOT_DIGIT;
+		if (digits != 8)
+			return CONV_HEX_COUNT;
 		for (size_t i = 2; i < len; i++) {
 			unsigned ch = (unsigned char)p[i];
 			argb = argb << 4 | (ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
 		}
 		*out = argb;
-		return;
+		return CONV_OK;
 	}
-	if (!nvtxt_color_lookup(p, len, out)) {
+	return nvtxt_color_lookup(p, len, out) ? CONV_OK : CONV_UNKNOWN_NAME;
+}
+
+/*
+ * The time base named `name` (len bytes, exact case), or -1: the same as
+ * nvtxt_timebase_lookup, with a switch on the length instead of a strlen
+ * per name.
+ */
+static int timebase_lookup(const char *name, size_t len)
+{
+	switch (len) {
+	case 3:
+		return memcmp(name, "Qpc", 3) == 0 ? NVTXT_TB_QPC : -1;
+	case 5:
+		return memcmp(name, "Rdtsc", 5) == 0 ? NVTXT_TB_RDTSC : -1;
+	case 6:
+		if (memcmp(name, "Manual", 6) == 0)
+			return NVTXT_TB_MANUAL;
+		return memcmp(name, "CNTVCT", 6) == 0 ? NVTXT_TB_CNTVCT : -1;
+	case 8:
+		if (memcmp(name, "FileTime", 8) == 0)
+			return NVTXT_TB_FILETIME;
+		return memcmp(name, "Relative", 8) == 0 ? NVTXT_TB_RELATIVE : -1;
+	case 17:
+		return memcmp(name, "ClockMonotonicRaw", 17) == 0 ? NVTXT_TB_CLOCK_MONOTONIC_RAW : -1;
+	default:
+		return -1;
+	}
+}
+
+/* A String naming a time base into *out. */
+static inline enum conv conv_timebase(const struct nvtxt_value *v, enum nvtxt_timebase *out)
+{
+	int tb;
+
+	if (v->kind != NVTXT_V_STRING)
+		return CONV_NOT_STRING;
+	tb = timebase_lookup(v->text.ptr, v->text.len);
+	if (tb < 0)
+		return CONV_UNKNOWN_NAME;
+	*out = (enum nvtxt_timebase)tb;
+	return CONV_OK;
+}
+
+/*
+ * Converts value v of argument `arg` into the argument's field of *ev
+ * (Time into ev->time, Color into ev->color, ...) and touches nothing
+ * else; `relative` is true when the call's TimeBase is Relative, which
+ * allows negative timestamps.  Timestamps and ids are int64 >= 0 (any
+ * timestamp when relative), CategoryId and ParentCategoryId uint32,
+ * Payload any int64.  No side effects, no reports: the one conversion of
+ * both paths.
+ */
+static ALWAYS_INLINE enum conv conv_arg(enum nvtxt_arg arg, const struct nvtxt_value *v, bool relative,
+					struct nvtxt_event *ev)
+{
+	int64_t tmin = relative ? INT64_MIN : 0;
+
+	switch (arg) {
+	case NVTXT_ARG_TIME:
+		return conv_integer(v, tmin, INT64_MAX, &ev->time);
+	case NVTXT_ARG_START:
+		return conv_integer(v, tmin, INT64_MAX, &ev->start);
+	case NVTXT_ARG_END:
+		return conv_integer(v, tmin, INT64_MAX, &ev->end);
+	case NVTXT_ARG_TIMEBASE:
+		return conv_timebase(v, &ev->timebase);
+	case NVTXT_ARG_PROCESS_ID:
+		return conv_integer(v, 0, INT64_MAX, &ev->process_id);
+	case NVTXT_ARG_THREAD_ID:
+		return conv_integer(v, 0, INT64_MAX, &ev->thread_id);
+	case NVTXT_ARG_CATEGORY_ID:
+		return conv_u32(v, &ev->category_id);
+	case NVTXT_ARG_PARENT_CATEGORY_ID:
+		return conv_u32(v, &ev->parent_category_id);
+	case NVTXT_ARG_COLOR:
+		return conv_color(v, &ev->color);
+	case NVTXT_ARG_MESSAGE:
+		return conv_string(v, &ev->message);
+	case NVTXT_ARG_NAME:
+		return conv_string(v, &ev->name);
+	case NVTXT_ARG_PAYLOAD:
+		return conv_integer(v, INT64_MIN, INT64_MAX, &ev->payload);
+	case NVTXT_ARG_COUNT:
+		break;
+	}
+	return CONV_SILENT;
+}
+
+/* --- the reports of the full path ----------------------------------------- */
+
+/* Reports a String where an Integer is wanted, with a hint when it looks like one. */
+static void report_not_integer(struct call *c, enum nvtxt_arg arg, const char *expected)
+{
+	const struct nvtxt_value *v = &c->a[arg].v;
+	const char *hint = NULL;
+
+	if (contains(v->text.ptr, v->text.len, " #"))
+		hint = "a comment must be on a line of its own";
+	else if (v->quote)
+		hint = "a quoted value is always a String";
+	bad_value(c, arg, expected, hint, NULL);
+}
+
+static void report_color(struct call *c, enum conv r)
+{
+	const struct nvtxt_value *v = &c->a[NVTXT_ARG_COLOR].v;
+	const char *expected = "a Color (an ARGB Integer in 0..4294967295, a color name or \"0xAARRGGBB\")";
+	char hint[96];
+
+	switch (r) {
+	case CONV_HEX_NOT_DIGIT:
+		bad_value(c, NVTXT_ARG_COLOR, expected,
+			  "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)", NULL);
+		return;
+	case CONV_HEX_COUNT:
+		snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), not %zu",
+			 v->text.len - 2);
+		bad_value(c, NVTXT_ARG_COLOR, expected, hint, NULL);
+		return;
+	case CONV_UNKNOWN_NAME: {
 		const char *cands[160];
 		size_t n = 0;
 		const char *near;
 		while (n < 160 && (cands[n] = nvtxt_color_name(n)))
 			n++;
-		near = suggest(p, len, cands, n);
+		near = suggest(v->text.ptr, v->text.len, cands, n);
 		if (near) {
-			char hint[80];
 			snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
 			bad_value(c, NVTXT_ARG_COLOR, expected, hint, near);
 		} else {
 			bad_value(c, NVTXT_ARG_COLOR, expected, "not a color name of .NET's System.Drawing.Color", NULL);
 		}
+		return;
+	}
+	default:
+		bad_value(c, NVTXT_ARG_COLOR, expected, NULL, NULL);
+		return;
 	}
 }
 
-static void check_timebase(struct call *c, enum nvtxt_timebase *out, bool *ok)
+static void report_timebase(struct call *c, enum conv r)
 {
-	struct arg_value *av = &c->a[NVTXT_ARG_TIMEBASE];
+	const struct nvtxt_value *v = &c->a[NVTXT_ARG_TIMEBASE].v;
 	const char *expected = "a TimeBase (Qpc, Rdtsc, FileTime, Manual, Relative, ClockMonotonicRaw or CNTVCT)";
-	int tb;
 
-	*ok = false;
-	if (!av->have)
-		return;
-	if (av->v.kind == NVTXT_V_STRING) {
-		tb = nvtxt_timebase_lookup(av->v.text.ptr, av->v.text.len);
-		if (tb >= 0) {
-			*out = (enum nvtxt_timebase)tb;
-			*ok = true;
+	if (r == CONV_UNKNOWN_NAME) {
+		const char *cands[NVTXT_TB_COUNT];
+		const char *near;
+		char hint[96];
+		for (int i = 0; i < NVTXT_TB_COUNT; i++)
+			cands[i] = nvtxt_timebase_name((enum nvtxt_timebase)i);
+		near = suggest(v->text.ptr, v->text.len, cands, NVTXT_TB_COUNT);
+		if (near) {
+			snprintf(hint, sizeof(hint), "did you mean '%s'? (time bases are spelt exactly)", near);
+			bad_value(c, NVTXT_ARG_TIMEBASE, expected, hint, near);
 			return;
-		} else {
-			const char *cands[NVTXT_TB_COUNT];
-			const char *near;
-			char hint[96];
-			for (int i = 0; i < NVTXT_TB_COUNT; i++)
-				cands[i] = nvtxt_timebase_name((enum nvtxt_timebase)i);
-			near = suggest(av->v.text.ptr, av->v.text.len, cands, NVTXT_TB_COUNT);
-			if (near) {
-				snprintf(hint, sizeof(hint), "did you mean '%s'? (time bases are spelt exactly)", near);
-				bad_value(c, NVTXT_ARG_TIMEBASE, expected, hint, near);
-				return;
-			}
 		}
 	}
 	bad_value(c, NVTXT_ARG_TIMEBASE, expected, NULL, NULL);
+}
+
+static void report_not_string(struct call *c, enum nvtxt_arg arg)
+{
+	const struct nvtxt_value *v = &c->a[arg].v;
+	struct buf fix = { 0 };
+
+	buf_addc(&fix, '"');
+	buf_add(&fix, v->text.ptr, v->text.len);
+	buf_addc(&fix, '"');
+	bad_value(c, arg, "a String", "quote it to make it a String", fix.ptr);
+	buf_free(&fix);
+}
+
+/*
+ * Reports conversion outcome r (above CONV_SILENT) of argument `arg`, as
+ * "expected TYPE for Arg, found VALUE[; HINT]"; `relative` as given to
+ * conv_arg.
+ */
+static void report_conv(struct call *c, enum nvtxt_arg arg, enum conv r, bool relative)
+{
+	const char *expected;
+
+	switch (arg) {
+	case NVTXT_ARG_TIME:
+	case NVTXT_ARG_START:
+	case NVTXT_ARG_END:
+		expected = relative ? "an Integer timestamp" : "an Integer timestamp >= 0";
+		if (r == CONV_NOT_INTEGER)
+			report_not_integer(c, arg, expected);
+		else
+			bad_value(c, arg, expected, "only TimeBase Relative allows negative timestamps", NULL);
+		return;
+	case NVTXT_ARG_PROCESS_ID:
+	case NVTXT_ARG_THREAD_ID:
+		expected = "an Integer >= 0";
+		break;
+	case NVTXT_ARG_CATEGORY_ID:
+	case NVTXT_ARG_PARENT_CATEGORY_ID:
+		expected = "an Integer in 0..4294967295";
+		break;
+	case NVTXT_ARG_PAYLOAD:
+		expected = "an Integer";
+		break;
+	case NVTXT_ARG_MESSAGE:
+	case NVTXT_ARG_NAME:
+		report_not_string(c, arg);
+		return;
+	case NVTXT_ARG_COLOR:
+		report_color(c, r);
+		return;
+	case NVTXT_ARG_TIMEBASE:
+		report_timebase(c, r);
+		return;
+	default:
+		return;
+	}
+	if (r == CONV_NOT_INTEGER)
+		report_not_integer(c, arg, expected);
+	else
+		bad_value(c, arg, expected, NULL, NULL);
 }
 
 static void arity_error(struct call *c, const enum nvtxt_arg *listed, size_t nlisted)
@@ -553,7 +773,18 @@ static void arity_error(struct call *c, const enum nvtxt_arg *listed, size_t nli
 	buf_free(&names);
 }
 
-/* Builds and checks the event of a call; returns false after an error. */
+/* The order in which the full path checks (and reports) the arguments of a call. */
+static const enum nvtxt_arg check_order[NVTXT_ARG_COUNT] = {
+	NVTXT_ARG_TIMEBASE, NVTXT_ARG_TIME, NVTXT_ARG_START, NVTXT_ARG_END,
+	NVTXT_ARG_PROCESS_ID, NVTXT_ARG_THREAD_ID, NVTXT_ARG_CATEGORY_ID,
+	NVTXT_ARG_PARENT_CATEGORY_ID, NVTXT_ARG_COLOR, NVTXT_ARG_MESSAGE, NVTXT_ARG_NAME,
+	NVTXT_ARG_PAYLOAD,
+};
+
+/*
+ * The full path: builds and checks the event of a call, reporting every
+ * error; returns false after one.  The reference for the fast path.
+ */
 static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_event *ev)
 {
 	struct call c = { .s = s, .in = in };
@@ -562,7 +793,7 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 	size_t nlisted, ndflt;
 	const struct definition *def;
 	int cmd = command(s, in);
-	bool tb_ok = false;
+	bool relative = false;
 
 	if (cmd < 0)
 		return false;
@@ -659,19 +890,19 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 	for (int arg = 0; arg < NVTXT_ARG_COUNT; arg++)
 		if (c.a[arg].have)
 			ev->present |= NVTXT_BIT(arg);
-	check_timebase(&c, &ev->timebase, &tb_ok);
-	check_timestamp(&c, NVTXT_ARG_TIME, &ev->time, tb_ok && ev->timebase == NVTXT_TB_RELATIVE);
-	check_timestamp(&c, NVTXT_ARG_START, &ev->start, tb_ok && ev->timebase == NVTXT_TB_RELATIVE);
-	check_timestamp(&c, NVTXT_ARG_END, &ev->end, tb_ok && ev->timebase == NVTXT_TB_RELATIVE);
-	check_id(&c, NVTXT_ARG_PROCESS_ID, &ev->process_id);
-	check_id(&c, NVTXT_ARG_THREAD_ID, &ev->thread_id);
-	check_u32(&c, NVTXT_ARG_CATEGORY_ID, &ev->category_id);
-	check_u32(&c, NVTXT_ARG_PARENT_CATEGORY_ID, &ev->parent_category_id);
-	check_color(&c, &ev->color);
-	check_string(&c, NVTXT_ARG_MESSAGE, &ev->message);
-	check_string(&c, NVTXT_ARG_NAME, &ev->name);
-	if (c.a[NVTXT_ARG_PAYLOAD].have && want_integer(&c, NVTXT_ARG_PAYLOAD, "an Integer"))
-		ev->payload = c.a[NVTXT_ARG_PAYLOAD].v.integer;
+	/* types and ranges, TimeBase first: a Relative one allows negative timestamps */
+	for (size_t k = 0; k < NVTXT_ARG_COUNT; k++) {
+		enum nvtxt_arg arg = check_order[k];
+		enum conv r;
+
+		if (!c.a[arg].have)
+			continue;
+		r = conv_arg(arg, &c.a[arg].v, relative, ev);
+		if (arg == NVTXT_ARG_TIMEBASE)
+			relative = r == CONV_OK && ev->timebase == NVTXT_TB_RELATIVE;
+		if (r > CONV_SILENT)
+			report_conv(&c, arg, r, relative);
+	}
 	if (c.bad)
 		return false;
 
@@ -687,6 +918,125 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 	return true;
 }
 
+/* --- the fast path ---------------------------------------------------------- */
+
+/*
+ * Builds the call plan of `cmd` from its current definition and the
+ * current values of the variables of its static arguments, and returns
+ * it.  The plan sends every call to the full path (full) when the
+ * definition is bad, or a required static argument has no variable, or a
+ * static value is not a literal Integer or String (poisoned) or fails its
+ * conversion, a negative static timestamp whose TimeBase is listed
+ * included: the full path then reports exactly as without plans (once per
+ * assignment, binding->reported).  No reports, no other side effects.
+ */
+static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd)
+{
+	struct call_plan *p = &s->plans[cmd];
+	const struct definition *def = &s->defs[cmd];
+	enum nvtxt_arg dflt[NVTXT_ARG_COUNT], statics[NVTXT_ARG_COUNT];
+	size_t ndflt = nvtxt_command_default_args(cmd, dflt);
+	const enum nvtxt_arg *listed = def->custom ? def->args : dflt;
+	size_t nlisted = def->custom ? def->nargs : ndflt, nstatic = 0, k = 0;
+	uint32_t listed_mask = 0;
+	bool relative = false;
+
+	memset(p, 0, sizeof(*p));
+	p->gen = s->plan_gen;
+	p->full = def->poisoned;
+	p->tmpl.command = cmd;
+	p->tmpl.process_id = p->tmpl.thread_id = -1;
+	p->n = (uint8_t)nlisted;
+
+	/* the listed arguments, a TimeBase first: the range of timestamps depends on it */
+	for (size_t i = 0; i < nlisted; i++) {
+		listed_mask |= NVTXT_BIT(listed[i]);
+		if (nvtxt_arg_is_optional(listed[i]))
+			p->optional |= NVTXT_BIT(listed[i]);
+		if (listed[i] == NVTXT_ARG_TIMEBASE) {
+			p->index[k] = (uint8_t)i;
+			p->arg[k++] = (uint8_t)listed[i];
+		}
+	}
+	for (size_t i = 0; i < nlisted; i++) {
+		if (listed[i] != NVTXT_ARG_TIMEBASE) {
+			p->index[k] = (uint8_t)i;
+			p->arg[k++] = (uint8_t)listed[i];
+		}
+	}
+
+	/* the static arguments, a TimeBase first, from the variables of their names */
+	if (!(listed_mask & NVTXT_BIT(NVTXT_ARG_TIMEBASE)) &&
+	    nvtxt_command_has_arg(cmd, NVTXT_ARG_TIMEBASE))
+		statics[nstatic++] = NVTXT_ARG_TIMEBASE;
+	for (size_t i = 0; i < ndflt; i++)
+		if (!(listed_mask & NVTXT_BIT(dflt[i])) && dflt[i] != NVTXT_ARG_TIMEBASE)
+			statics[nstatic++] = dflt[i];
+	for (size_t j = 0; j < nstatic; j++) {
+		enum nvtxt_arg arg = statics[j];
+		const struct nvtxt_binding *b = s->arg_var[arg];
+
+		if (!b) {
+			if (!nvtxt_arg_is_optional(arg))
+				p->full = true;
+			continue;
+		}
+		if ((b->value.kind != NVTXT_V_INTEGER && b->value.kind != NVTXT_V_STRING) ||
+		    conv_arg(arg, &b->value, relative, &p->tmpl) != CONV_OK) {
+			p->full = true;
+			continue;
+		}
+		if (arg == NVTXT_ARG_TIMEBASE)
+			relative = p->tmpl.timebase == NVTXT_TB_RELATIVE;
+		p->tmpl.present |= NVTXT_BIT(arg);
+	}
+	p->relative = relative;
+	return p;
+}
+
+/*
+ * The fast path of a call: a known command, its plan, the right number of
+ * values, each a literal Integer or String (or absent where optional)
+ * that converts to its argument, and Start <= End.  Returns true with
+ * *ev the event the full path would build (ordinal 0, push NULL); false
+ * when the call needs the full path, having written nothing but *ev (and
+ * the plan, when it was out of date).
+ */
+static bool fast_call(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_event *ev)
+{
+	int cmd = command_lookup(in->name.ptr, in->name.len);
+	const struct call_plan *p;
+	bool relative;
+
+	if (cmd < 0)
+		return false;
+	p = &s->plans[cmd];
+	if (p->gen != s->plan_gen)
+		p = plan_build(s, (enum nvtxt_command)cmd);
+	if (p->full || in->nvalues != p->n)
+		return false;
+	*ev = p->tmpl;
+	ev->loc = in->name_loc;
+	relative = p->relative;
+	for (size_t k = 0; k < p->n; k++) {
+		const struct nvtxt_value *v = &in->values[p->index[k]];
+		enum nvtxt_arg arg = (enum nvtxt_arg)p->arg[k];
+
+		if (v->kind != NVTXT_V_INTEGER && v->kind != NVTXT_V_STRING) {
+			/* an absent optional value is no value; $Name, poison or a missing one: full path */
+			if (v->kind == NVTXT_V_ABSENT && (p->optional & NVTXT_BIT(arg)))
+				continue;
+			return false;
+		}
+		if (conv_arg(arg, v, relative, ev) != CONV_OK)
+			return false;
+		if (arg == NVTXT_ARG_TIMEBASE)
+			relative = ev->timebase == NVTXT_TB_RELATIVE;
+		ev->present |= NVTXT_BIT(arg);
+	}
+	return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
+}
+
 static void deliver(struct sema *s, struct nvtxt_event *ev)
 {
 	if (s->io_errno || !s->backend || !s->backend->event)
@@ -697,13 +1047,17 @@ static void deliver(struct sema *s, struct nvtxt_event *ev)
 
 static void call(struct sema *s, const struct nvtxt_instr *in)
 {
-	struct nvtxt_event ev = { .command = NVTXT_CMD_COUNT };
+	struct nvtxt_event ev;
 	bool ok;
 
-	if (!call_event(s, in, &ev)) {
-		if (ev.command == NVTXT_CMD_RANGE_PUSH || ev.command == NVTXT_CMD_RANGE_POP)
-			pairing_failed(s->pairing, &ev, ev.process_id >= 0 && ev.thread_id >= 0);
-		return;
+	if (!s->fast || !fast_call(s, in, &ev)) {
+		/* the full path, from scratch: it reports */
+		ev = (struct nvtxt_event){ .command = NVTXT_CMD_COUNT };
+		if (!call_event(s, in, &ev)) {
+			if (ev.command == NVTXT_CMD_RANGE_PUSH || ev.command == NVTXT_CMD_RANGE_POP)
+				pairing_failed(s->pairing, &ev, ev.process_id >= 0 && ev.thread_id >= 0);
+			return;
+		}
 	}
 	switch (ev.command) {
 	case NVTXT_CMD_RANGE_PUSH:
@@ -744,7 +1098,14 @@ struct sema *sema_new(struct nvtxt_diags *diags, const struct nvtxt_backend *bac
 	s->pairing = pairing_new();
 	s->category = category_new();
 	s->naming = naming_new();
+	s->fast = true;
+	s->plan_gen = 1;
 	return s;
+}
+
+void sema_set_fast_path(struct sema *s, bool on)
+{
+	s->fast = on;
 }
 
 void sema_instruction(struct sema *s, const struct nvtxt_instr *in)

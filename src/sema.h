@@ -43,6 +43,17 @@ void sema_instruction(struct sema *s, const struct nvtxt_instr *in);
 void sema_finish(struct sema *s);
 /* Non-zero when the back end failed (its errno). */
 int sema_io_errno(const struct sema *s);
+/*
+ * The fast path of command calls, on by default after sema_new.  When on,
+ * a call that is certainly valid (a known, good definition; the right
+ * number of literal values, each of its argument's type and range; static
+ * arguments that were valid when last assigned) is converted from a cached
+ * per-command plan; any other call takes the full checks, which report.
+ * Off: every call takes the full checks.  Both settings give the same
+ * diagnostics and the same events for any input; tests switch it off to
+ * compare the two.  Call it before the first instruction or between two.
+ */
+void sema_set_fast_path(struct sema *s, bool on);
 void sema_free(struct sema *s);
 
 /* --- pairing: RangePush/RangePop per (ProcessId, ThreadId) ------------------ */

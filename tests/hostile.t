@@ -325,37 +325,53 @@ done <<-'EOF'
 # perl restores the default SIGINT action, which sh ignores in background jobs.
 awk 'BEGIN { for (i = 1; i <= 1000000; i++) printf "RangePush,%d,  Qpc,1,2,,,,\n", i
 	for (i = 1; i <= 1000000; i++) printf "RangePop, %d,Qpc, 1,2\n", 1000000 + i }' >"$T/big.nvtxt"
-# interrupt NAME FILE SIGNAL ARG...: starts nvtxtc ARG..., sends SIGNAL after
-# a second, then checks that FILE is untouched and no temporary is left.
+# interrupt NAME SIGNAL ARG...: runs nvtxtc ARG... -o nf.out on a FIFO that
+# has been given only part of the trace, so it is surely mid-run (waiting for
+# input, its temporary open) when SIGNAL arrives; nf.out must be untouched, no
+# temporary left, and the exit status say the signal ended it.
 interrupt() {
-	i_name=$1 i_file=$2 i_sig=$3
-	shift 3
-	cp "$i_file" "$T/before"
+	i_name=$1 i_sig=$2
+	shift 2
+	printf 'previous\n' >"$T/nf.out"
+	cp "$T/nf.out" "$T/before"
+	rm -f "$T/in.fifo"
+	mkfifo "$T/in.fifo"
+	exec 3<>"$T/in.fifo"
 	perl -e '$SIG{INT} = $SIG{HUP} = $SIG{TERM} = "DEFAULT"; exec @ARGV or die "exec: $!"' \
-		"$NVTXTC" "$@" >/dev/null 2>&1 &
+		"$NVTXTC" "$@" -o "$T/nf.out" "$T/in.fifo" >/dev/null 2>&1 &
 	i_pid=$!
-	sleep 1
-	if kill -0 "$i_pid" 2>/dev/null; then
-		kill -"$i_sig" "$i_pid"
-		{ wait "$i_pid"; } 2>/dev/null
-		i_st=$?
-		if [ "$i_st" -eq 0 ]; then
-			# it finished between the check and the signal: nothing was interrupted
-			skip "$i_name: finished before SIG$i_sig arrived"
-			return
-		fi
-		cmp -s "$i_file" "$T/before" && [ -z "$(find "$T" -name '.*.tmp*')" ] && [ "$i_st" -gt 128 ]
-		tap $? "$i_name: SIG$i_sig keeps the previous file and leaves no temporary (exit $i_st)"
-	else
-		{ wait "$i_pid"; } 2>/dev/null
-		skip "$i_name: finished within a second, nothing to interrupt"
-	fi
+	timeout 20 head -c 1000000 "$T/big.nvtxt" >&3
+	i_n=0
+	while [ -z "$(find "$T" -name '.*.tmp*')" ] && [ "$i_n" -lt 1000 ]; do
+		sleep 0.01
+		i_n=$((i_n + 1))
+	done
+	kill -"$i_sig" "$i_pid"
+	{ wait "$i_pid"; } 2>/dev/null
+	i_st=$?
+	exec 3>&-
+	cmp -s "$T/nf.out" "$T/before" && [ -z "$(find "$T" -name '.*.tmp*')" ] && [ "$i_st" -gt 128 ]
+	tap $? "$i_name: SIG$i_sig mid-run keeps the previous file and leaves no temporary (exit $i_st)"
 }
-printf 'previous\n' >"$T/nf.out"
-interrupt "--emit=nvtxt -o" "$T/nf.out" INT --emit=nvtxt -o "$T/nf.out" "$T/big.nvtxt"
-interrupt "--emit=payload -o" "$T/nf.out" INT --emit=payload -o "$T/nf.out" "$T/big.nvtxt"
-interrupt "--emit=nvtxt -o" "$T/nf.out" TERM --emit=nvtxt -o "$T/nf.out" "$T/big.nvtxt"
-interrupt "fmt -i" "$T/big.nvtxt" INT fmt -i "$T/big.nvtxt"
+interrupt "--emit=nvtxt -o" INT --emit=nvtxt
+interrupt "--emit=payload -o" INT --emit=payload
+interrupt "--emit=nvtxt -o" TERM --emit=nvtxt
+
+# fmt -i rewrites a regular file, so it cannot wait on a FIFO: a signal after
+# 0.2 s (the run takes about 0.5 s here) may land before the rename (the file
+# must be untouched) or, on a faster machine, after it (the file must then be
+# complete); never a partial file, never a temporary left.
+"$NVTXTC" fmt "$T/big.nvtxt" >"$T/big.fmt"
+cp "$T/big.nvtxt" "$T/before"
+perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!"' "$NVTXTC" fmt -i "$T/big.nvtxt" >/dev/null 2>&1 &
+i_pid=$!
+sleep 0.2
+kill -INT "$i_pid" 2>/dev/null
+{ wait "$i_pid"; } 2>/dev/null
+i_st=$?
+if cmp -s "$T/big.nvtxt" "$T/before"; then i_what=untouched; elif cmp -s "$T/big.nvtxt" "$T/big.fmt"; then i_what=formatted; else i_what=partial; fi
+[ "$i_what" != partial ] && [ -z "$(find "$T" -name '.*.tmp*')" ] && { [ "$i_st" -eq 0 ] || [ "$i_st" -gt 128 ]; }
+tap $? "fmt -i: SIGINT leaves the file whole ($i_what, exit $i_st) and no temporary"
 
 # fmt -i of a symbolic link formats the file it points to and keeps the
 # link (like gofmt -w and clang-format -i); it replaced the link by a file.
