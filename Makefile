@@ -24,7 +24,7 @@ B = build
 BIN = nvtxtc
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LIB_SRCS = src/lang.c src/colors.c src/util.c src/diag.c src/compile.c src/fast_line.c src/sema.c \
+LIB_SRCS = src/lang.c src/colors.c src/util.c src/diag.c src/compile.c src/reader.c src/fast_line.c src/sema.c \
 	src/pass_pairing.c src/pass_category.c src/pass_naming.c src/emit_nvtxt.c src/fmt.c \
 	src/output.c
 UNIT_SRCS = $(filter-out tests/unit/payload.c,$(wildcard tests/unit/*.c))
@@ -38,7 +38,7 @@ PAYLOAD_SRCS = src/payload_write.c src/payload_read.c src/payload_dump.c \
 	$(if $(NVTX_CPPFLAGS),src/replay.c)
 LIB_SRCS += $(PAYLOAD_SRCS)
 CPPFLAGS += $(NVTX_CPPFLAGS)
-LDLIBS += $(if $(NVTX_CPPFLAGS),-ldl)
+LDLIBS += $(if $(NVTX_CPPFLAGS),-ldl) -pthread
 UNIT_SRCS += tests/unit/payload.c
 RECORDER = $(B)/tests/inject/recorder.so
 CHECK_DEPS = $(if $(NVTX_CPPFLAGS),$(RECORDER))
@@ -78,7 +78,7 @@ $(B)/libnvtxt.a: $(LIB_OBJS)
 	ar rcs $@ $(LIB_OBJS)
 
 $(BIN): $(B)/main.o $(B)/libnvtxt.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/libnvtxt.a $(LDLIBS) -pthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/libnvtxt.a $(LDLIBS)
 
 $(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) tests/fuzz/fuzz_common.h $(B)/libnvtxt.a
 	@mkdir -p $(B)/tests/unit

@@ -11,6 +11,7 @@
 
 #include "compile.h"
 #include "frontend.h"
+#include "reader.h"
 #include "sema.h"
 #include "nvtxt.tab.h"
 #define YYSTYPE NVTXT_YYSTYPE
@@ -68,64 +69,16 @@ void arena_free(struct arena *a)
 
 /* --- reading ------------------------------------------------------------- */
 
-static ssize_t read_some(struct nvtxt_frontend *fe, void *buf, size_t max)
-{
-	ssize_t n;
-	do
-		n = read(fe->fd, buf, max);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		fe->io_errno = errno;
-		fe->stop = true;
-		return 0;
-	}
-	return n;
-}
-
-/*
- * Moves the unread data to the start of the read buffer and reads until
- * the buffer is full or the input ends (a pipe gives 64 KiB at a time).
- * Returns true when it read something.
- */
-static bool refill(struct nvtxt_frontend *fe)
-{
-	size_t keep = (size_t)(fe->in_end - fe->in_pos);
-	char *limit = fe->in + FRONTEND_READ_SIZE;
-	char *before;
-
-	if (fe->eof || fe->stop)
-		return false;
-	if (fe->in_pos != fe->in) {
-		memmove(fe->in, fe->in_pos, keep);
-		fe->in_pos = fe->in;
-		fe->in_end = fe->in + keep;
-	}
-	before = fe->in_end;
-	while (fe->in_end < limit) {
-		ssize_t n = read_some(fe, fe->in_end, (size_t)(limit - fe->in_end));
-		if (n <= 0) {
-			fe->eof = n == 0 && !fe->stop;
-			break;
-		}
-		fe->in_end += n;
-	}
-	*fe->in_end = '\n';
-	return fe->in_end != before;
-}
-
-/* Reads the first bytes: skips a UTF-8 BOM, rejects UTF-16. */
-static void start_input(struct nvtxt_frontend *fe)
+/* Checks the first bytes: skips a UTF-8 BOM, rejects UTF-16; returns the bytes to skip. */
+static size_t start_input(struct nvtxt_frontend *fe)
 {
 	struct nvtxt_loc at = { 1, 1, 0, 0 };
-	const unsigned char *p = (const unsigned char *)fe->in_pos;
-	size_t n;
+	size_t n = 0;
+	const unsigned char *p = reader_peek(fe->reader, &n);
 
-	refill(fe);
-	n = (size_t)(fe->in_end - fe->in_pos);
 	if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-		fe->in_pos += 3;
 		fe->offset = fe->line_offset = 3;
-		return;
+		return 3;
 	}
 	if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
 		at.len = 2;
@@ -133,7 +86,7 @@ static void start_input(struct nvtxt_frontend *fe)
 			   "the file is UTF-16 (it starts with a UTF-16 byte order mark %s); NVTXT files are UTF-8: convert it, e.g. with iconv -f UTF-16 -t UTF-8",
 			   p[0] == 0xFF ? "FF FE" : "FE FF");
 		fe->stop = true;
-		return;
+		return 0;
 	}
 	if (n >= 4 && ((p[0] == 0 && p[1] && p[2] == 0 && p[3]) || (p[0] && p[1] == 0 && p[2] && p[3] == 0))) {
 		at.len = 1;
@@ -141,27 +94,38 @@ static void start_input(struct nvtxt_frontend *fe)
 			   "the file looks like UTF-16 without a byte order mark (it has NUL bytes between its characters); NVTXT files are UTF-8");
 		fe->stop = true;
 	}
+	return 0;
 }
 
 /*
- * Makes the next slow line: the unread data up to its '\n', or all of it
- * when there is no '\n' (a line longer than the buffer, whose rest is
- * read by frontend_read, or the last line of a file without one).
+ * Moves on to the next chunk (handing back the current one); false at
+ * the end of input.  A read error stops the input there.
  */
-static void take_slow_line(struct nvtxt_frontend *fe)
+static bool next_chunk(struct nvtxt_frontend *fe)
 {
-	size_t avail = (size_t)(fe->in_end - fe->in_pos);
-	const char *nl = memchr(fe->in_pos, '\n', avail);
+	bool last = false;
 
-	fe->slow_ptr = fe->in_pos;
-	if (nl) {
-		fe->slow_len = (size_t)(nl + 1 - fe->in_pos);
-		fe->slow_line_done = true;
-	} else {
-		fe->slow_len = avail;
-		fe->slow_line_done = fe->eof || fe->stop;
+	if (fe->chunk) {
+		last = fe->chunk->last;
+		reader_release(fe->reader, fe->chunk);
+		fe->chunk = NULL;
 	}
-	fe->in_pos += fe->slow_len;
+	if (last || fe->stop || !(fe->chunk = reader_next(fe->reader)))
+		return false;
+	fe->next_rec = 0;
+	if (fe->chunk->io_errno) {
+		fe->io_errno = fe->chunk->io_errno;
+		fe->stop = true;
+	}
+	return true;
+}
+
+/* Makes a slow record the bytes that frontend_read hands to flex. */
+static void take_slow(struct nvtxt_frontend *fe, const struct line_rec *rec)
+{
+	fe->slow_ptr = fe->chunk->bytes + rec->start;
+	fe->slow_len = rec->len;
+	fe->slow_line_done = !rec->continues;
 }
 
 size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max)
@@ -177,12 +141,12 @@ size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max)
 		if (fe->slow_len == 0) {
 			if (fe->slow_line_done)
 				break;
-			/* a line longer than the read buffer goes on */
-			if (!refill(fe)) {
+			/* a line longer than a chunk goes on in the next one, its first record */
+			if (!next_chunk(fe) || fe->chunk->nlines == 0) {
 				fe->slow_line_done = true;
 				break;
 			}
-			take_slow_line(fe);
+			take_slow(fe, &fe->chunk->lines[fe->next_rec++]);
 			continue;
 		}
 		k = fe->slow_len < max - n ? fe->slow_len : max - n;
@@ -355,28 +319,51 @@ static bool push_tokens(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 	return status == YYPUSH_MORE;
 }
 
+/* Hands on a line the fast path parsed, as the scanner's end_line() and the parser's actions would. */
+static void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec)
+{
+	if (fe->keep_line_text) {
+		buf_reset(&fe->line_text);
+		buf_add(&fe->line_text, fe->chunk->bytes + rec->start, rec->text_len);
+	}
+	fe->offset += rec->len;
+	fe->line++;
+	fe->col = 1;
+	fe->line_offset = fe->offset;
+	fe->line_done = true;
+	fe->instr = rec->instr;
+	fe->instr.values = fe->chunk->values + rec->first_value;
+	if (!fe->stop)
+		fe->consume(fe->consume_user, &fe->instr);
+	reset_line(fe);
+}
+
 /*
- * Reads the input line by line: a line the fast path takes is handed on
- * at once; any other line goes through flex and bison (frontend.h).
+ * Works through the input's chunks: a line the fast path parsed is handed
+ * on at once; any other line goes through flex and bison.
  */
 static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypstate *ps)
 {
-	start_input(fe);
-	while (!fe->stop) {
-		char *next;
+	size_t skip = start_input(fe);
 
-		if (fe->in_pos == fe->in_end && !refill(fe))
-			break;
-		if (fe->use_fast_path && (next = frontend_fast_line(fe, fe->in_pos, fe->in_end))) {
-			fe->in_pos = next;
+	if (!fe->stop)
+		reader_start(fe->reader, skip, fe->line, fe->offset);
+	while (!fe->stop) {
+		const struct line_rec *rec;
+
+		if (!fe->chunk || fe->next_rec == fe->chunk->nlines) {
+			if (!next_chunk(fe))
+				break;
 			continue;
 		}
-		/* not taken: perhaps only because the line goes on past the data read so far */
-		if (!memchr(fe->in_pos, '\n', (size_t)(fe->in_end - fe->in_pos)) && refill(fe))
-			continue;
-		take_slow_line(fe);
-		if (!push_tokens(fe, scanner, ps, false))
-			return;
+		rec = &fe->chunk->lines[fe->next_rec++];
+		if (rec->fast) {
+			take_fast(fe, rec);
+		} else {
+			take_slow(fe, rec);
+			if (!push_tokens(fe, scanner, ps, false))
+				return;
+		}
 	}
 	fe->slow_len = 0;
 	fe->slow_line_done = true;
@@ -403,10 +390,6 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 		off_t at = lseek(opt->fd, 0, SEEK_CUR);
 		fe.base = at > 0 ? (uint64_t)at : 0;
 	}
-	fe.in = xcalloc(1, FRONTEND_READ_SIZE + 1 + FRONTEND_READ_PAD);
-	fe.in_pos = fe.in_end = fe.in;
-	*fe.in_end = '\n';
-	fe.use_fast_path = !opt->no_fast_paths;
 	fe.line = 1;
 	fe.col = 1;
 	fe.diags = &diags;
@@ -422,19 +405,21 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 		fe.consume_user = sema;
 	}
 
+	fe.reader = reader_new(opt->fd, !opt->no_fast_paths, opt->read_ahead);
 	ps = nvtxt_yypstate_new();
-	if (!ps || nvtxt_yylex_init_extra(&fe, &scanner) != 0) {
-		res->io_errno = errno ? errno : ENOMEM;
+	if (!fe.reader || !ps || nvtxt_yylex_init_extra(&fe, &scanner) != 0) {
+		res->io_errno = ENOMEM;
 		if (ps)
 			nvtxt_yypstate_delete(ps);
 		if (sema)
 			sema_free(sema);
-		free(fe.in);
+		reader_free(fe.reader);
 		return 2;
 	}
 	parse_input(&fe, scanner, ps);
 	nvtxt_yylex_destroy(scanner);
 	nvtxt_yypstate_delete(ps);
+	reader_free(fe.reader);
 	if (sema) {
 		if (!fe.io_errno)
 			sema_finish(sema);
@@ -457,6 +442,5 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	free(fe.arg_locs);
 	buf_free(&fe.line_text);
 	buf_free(&fe.excerpt);
-	free(fe.in);
 	return status;
 }

@@ -34,6 +34,13 @@ struct nvtxt_compile_options {
 	 * must match in every diagnostic and event.
 	 */
 	bool no_fast_paths;
+	/*
+	 * Read and parse ahead in a second thread while this one runs the
+	 * passes (src/reader.c); the output is the same.  For a caller with a
+	 * processor to spare (nvtxtc uses it unless -j 1 or as many files as
+	 * jobs run at once).
+	 */
+	bool read_ahead;
 };
 
 struct nvtxt_compile_result {

@@ -17,8 +17,8 @@
  * (comments, definitions, blank lines, every line the scanner or the
  * parser would report, a line longer than FRONTEND_LINE_KEEP) is left to
  * them, so the grammar stays the definition of the language and every
- * diagnostic comes from one place.  tests/unit/fast_line.c and the
- * fuzz_frontend target compare the two paths.
+ * diagnostic comes from one place.  tests/unit/fast_paths.c and the
+ * fuzz_fast_paths target compare the two paths.
  *
  * The rules each branch mirrors are quoted from grammar/nvtxt.l: flex
  * takes the longest match and, among equal lengths, the first rule.
@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "reader.h"
 
 enum {
 	K_ID_START = 1 << 0, /* [A-Za-z_] */
@@ -59,8 +60,8 @@ static inline bool is(unsigned char c, unsigned k)
 }
 
 /*
- * Eight bytes at a time (the read buffer has FRONTEND_READ_PAD readable
- * bytes after the sentinel).  A word is "plain" text of a quoted string
+ * Eight bytes at a time (a chunk has READER_PAD readable bytes after its
+ * data).  A word is "plain" text of a quoted string
  * when every byte is in 0x20..0x7F and none is the quote.
  */
 #define ONES 0x0101010101010101ULL
@@ -273,27 +274,13 @@ static inline bool at_eol(const unsigned char *p)
 	return *p == '\n' || (*p == '\r' && p[1] == '\n');
 }
 
-/* Makes room for value i; false past FRONTEND_MAX_VALUES (the parser reports that). */
-static inline bool room(struct nvtxt_frontend *fe, size_t i)
-{
-	if (i < fe->values_cap)
-		return true;
-	if (i >= FRONTEND_MAX_VALUES)
-		return false;
-	{
-		void *p = fe->values;
-		xgrow(&p, &fe->values_cap, i + 1, sizeof(*fe->values));
-		fe->values = p;
-	}
-	return true;
-}
-
-char *frontend_fast_line(struct nvtxt_frontend *fe, char *line_start, const char *end_of_data)
+char *fast_line_parse(char *line_start, const char *end_of_data, uint32_t lineno, uint64_t line_offset,
+		      struct line_rec *rec, struct nvtxt_value *values)
 {
 	unsigned char *const line = (unsigned char *)line_start;
 	const unsigned char *const end = (const unsigned char *)end_of_data;
 	unsigned char *p = line, *name, *nl;
-	struct nvtxt_loc loc = { fe->line, 0, 0, fe->line_offset };
+	struct nvtxt_loc loc = { lineno, 0, 0, line_offset };
 	uint32_t name_col, end_col = 0;
 	size_t n = 0, name_len;
 	bool assignment;
@@ -318,9 +305,9 @@ char *frontend_fast_line(struct nvtxt_frontend *fe, char *line_start, const char
 		uint32_t sep_col = (uint32_t)(p - line) + 1;
 
 		p = skip_blanks(p + 1);
-		if (!room(fe, n))
-			return NULL;
-		v = &fe->values[n++];
+		if (n >= FRONTEND_MAX_VALUES)
+			return NULL; /* the parser reports it */
+		v = &values[n++];
 		v->loc = loc;
 		if (*p == ',' || at_eol(p)) {
 			/* arg: %empty, located just after the ',' */
@@ -350,31 +337,17 @@ char *frontend_fast_line(struct nvtxt_frontend *fe, char *line_start, const char
 	if (nl == end || p - line > FRONTEND_LINE_KEEP)
 		return NULL; /* the line goes on past the data, or is long: the scanner keeps its excerpt */
 
-	/* taken: now as the scanner's end_line() and the parser's actions would */
-	if (fe->keep_line_text) {
-		buf_reset(&fe->line_text);
-		buf_add(&fe->line_text, (const char *)line, (size_t)(p - line));
-	}
-	fe->offset += (uint64_t)(nl + 1 - line);
-	fe->line++;
-	fe->col = 1;
-	fe->line_offset = fe->offset;
-	fe->line_done = true;
-
-	fe->instr = (struct nvtxt_instr){
+	/* taken: the node the parser's actions would build */
+	rec->text_len = (uint32_t)(p - line);
+	rec->instr = (struct nvtxt_instr){
 		.kind = assignment ? NVTXT_I_ASSIGNMENT : NVTXT_I_CALL,
 		.loc = { loc.line, name_col, end_col - name_col, loc.line_offset },
 		.name = { (const char *)name, name_len },
 		.name_loc = { loc.line, name_col, (uint32_t)name_len, loc.line_offset },
-		.end_loc = assignment ? fe->values[0].loc
+		.nvalues = n,
+		.end_loc = assignment ? values[0].loc
 				      : (struct nvtxt_loc){ loc.line, name_col, end_col - name_col, loc.line_offset },
 	};
-	fe->nvalues = n;
-	/* the scanner's tokens are NUL-terminated copies; these are terminated in place */
-	name[name_len] = '\0';
-	for (size_t i = 0; i < n; i++)
-		if (fe->values[i].text.ptr)
-			((char *)fe->values[i].text.ptr)[fe->values[i].text.len] = '\0';
-	frontend_finish_line(fe);
+	/* the texts point into the chunk, not NUL-terminated (struct nvtxt_str) */
 	return (char *)nl + 1;
 }

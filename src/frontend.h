@@ -30,26 +30,16 @@ enum { FRONTEND_MAX_VALUES = 1024 };
 /* The longest part of a line kept for diagnostic excerpts, in bytes. */
 enum { FRONTEND_LINE_KEEP = 4096 };
 
-/*
- * The read buffer: FRONTEND_READ_SIZE bytes of input, one byte for a
- * '\n' sentinel at the end of the data, so the fast path's loops stop
- * without bounds checks, and FRONTEND_READ_PAD more bytes (zeroed at
- * first) that its word-at-a-time loops may read past the sentinel.  A line longer than the buffer is streamed to
- * the scanner in pieces.
- */
-enum { FRONTEND_READ_SIZE = 256 * 1024, FRONTEND_READ_PAD = 16 };
-
 struct nvtxt_frontend {
 	/* input */
 	int fd;
 	bool seekable;
 	uint64_t base;            /* the file offset where reading began */
 	bool stop;               /* stop reading (UTF-16, I/O error) */
-	bool eof;                /* read() returned 0 */
 	int io_errno;
-	char *in;                /* the read buffer: FRONTEND_READ_SIZE + 1 + FRONTEND_READ_PAD bytes */
-	char *in_pos, *in_end;   /* the unread data; *in_end is the sentinel '\n' */
-	bool use_fast_path;      /* false: every line goes through flex and bison */
+	struct reader *reader;   /* chunks of lines, parsed ahead by the fast path (reader.h) */
+	struct chunk *chunk;     /* the chunk being worked through */
+	size_t next_rec;         /* its next line record */
 
 	/* the bytes YY_INPUT hands to flex: the lines the fast path did not take */
 	const char *slow_ptr;
@@ -91,27 +81,13 @@ struct nvtxt_frontend {
 
 /*
  * Called by YY_INPUT: copies up to max bytes of the current slow line
- * into buf (reading more input when a long line continues); 0 when that
- * line and the input are done.
+ * into buf (taking the next chunk when a long line goes on there); 0
+ * when that line is done.
  */
 size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max);
 
 /* grammar/nvtxt.l: forgets the end of input flex saw after a slow line's line break. */
 void frontend_scanner_line_done(void *scanner);
-
-/*
- * The fast path (fast_line.c): scans and parses the common line shapes
- * (a call or an assignment of plain values) without flex and bison, and
- * builds exactly the AST node they would.  `line` is the start of a line
- * in the read buffer, at column 1; `end` is the end of the data, where
- * the sentinel '\n' is.  On success it hands the line on (as the
- * parser's action would), advances the position past the line's end and
- * returns the first byte after it; it returns NULL, having changed
- * nothing, for a line it does not take (any other shape, anything the
- * scanner or the parser would report, or a line not complete before
- * `end`), which then goes through flex and bison.
- */
-char *frontend_fast_line(struct nvtxt_frontend *fe, char *line, const char *end);
 
 /* Parser actions. */
 void frontend_add_value(struct nvtxt_frontend *fe, const struct nvtxt_value *v);

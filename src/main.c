@@ -37,7 +37,8 @@ struct options {
 	enum emit_kind emit;
 	const char *output;
 	const char *stdin_name;
-	long jobs;                 /* lint -j: threads; 0 = the number of processors */
+	long jobs;                 /* -j: threads; 0 = the number of processors */
+	bool read_ahead;           /* a thread to spare for each input: nvtxt_compile_options.read_ahead */
 	int color;                 /* -1 auto, 0 never, 1 always */
 	struct nvtxt_diag_config diag;
 };
@@ -69,8 +70,9 @@ static const char usage_text[] =
 	"  -o FILE              write the output to FILE (atomically) instead of stdout\n"
 	"  --check              fmt: list the files that would change; exit 1 if any\n"
 	"  -i                   fmt: rewrite the files in place (atomically)\n"
-	"  -j N                 lint: check N files at a time (default: the number of\n"
-	"                       processors); diagnostics stay in command-line order\n"
+	"  -j N                 use up to N threads (default: the number of processors):\n"
+	"                       lint checks N files at a time, diagnostics staying in\n"
+	"                       command-line order; a thread to spare reads ahead\n"
 	"  --stdin-name=NAME    the name of standard input in diagnostics\n"
 	"  -WNAME               enable warning NAME\n"
 	"  -Wno-NAME            disable warning NAME\n"
@@ -207,6 +209,7 @@ static int compile_one(const struct options *opt, struct nvtxt_text_printer *pri
 		.diag_config = &opt->diag,
 		.sink = { printer, nvtxt_text_printer_report },
 		.backend = be,
+		.read_ahead = opt->read_ahead,
 	};
 	struct nvtxt_compile_result res;
 	int status;
@@ -803,12 +806,18 @@ int main(int argc, char **argv)
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		opt.jobs = n > 0 ? n : 1;
 	}
-	if (opt.fmt)
+	if (opt.fmt) {
+		opt.read_ahead = opt.jobs >= 2;
 		status = run_fmt(&run, argv + optind, argc - optind);
-	else if (opt.emit == EMIT_NONE && opt.jobs > 1 && argc - optind > 1)
+	} else if (opt.emit == EMIT_NONE && opt.jobs > 1 && argc - optind > 1) {
+		/* each file's thread reads ahead in a second one when there are processors to spare */
+		long workers = opt.jobs < argc - optind ? opt.jobs : argc - optind;
+		opt.read_ahead = opt.jobs >= 2 * workers;
 		status = run_lint_parallel(&run, argv + optind, argc - optind, opt.jobs);
-	else
+	} else {
+		opt.read_ahead = opt.jobs >= 2;
 		status = run_check(&run, argv + optind, argc - optind);
+	}
 	print_totals(&run.totals);
 	if (fflush(stdout) != 0 && status < 2) {
 		fprintf(stderr, "nvtxtc: error: writing standard output: %s\n", strerror(errno));

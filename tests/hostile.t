@@ -393,6 +393,12 @@ f_pid=$!
 run --emit=nvtxt -o "$T/fifo" examples/vse-example.nvtxt
 [ "$st" -eq 0 ] && [ -p "$T/fifo" ]
 f_ok=$?
+# the reader gets end of file when nvtxtc closes the FIFO: give it 5 s to finish
+f_n=0
+while kill -0 "$f_pid" 2>/dev/null && [ "$f_n" -lt 500 ]; do
+	sleep 0.01
+	f_n=$((f_n + 1))
+done
 if kill -0 "$f_pid" 2>/dev/null; then
 	kill "$f_pid" 2>/dev/null
 	f_ok=1
