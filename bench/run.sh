@@ -4,8 +4,11 @@
 # Generates NVTXT traces of about 10 MB, 100 MB and 1 GB with bench/gen, times
 # nvtxtc lint, --emit=nvtxt, --emit=payload and fmt on each against two
 # baselines on the same file (wc -l and awk -F, '{n += NF}'), and prints one
-# table (seconds, MB/s, ratio to awk, peak RSS), the growth of time from one
-# size to the next, and one line per target of issue 5: met or not met.
+# table (seconds, MB/s, ratio to awk, peak RSS, CPU seconds), the growth of
+# time from one size to the next, and one line per target of issue 5: met or
+# not met.  `lint` is the default (-j: the number of processors, so on 2+
+# processors a second thread reads and parses ahead); `lint -j1` is the same
+# in one thread.
 #
 # Environment:
 #   NVTXTC      the binary under test (default ./nvtxtc)
@@ -17,7 +20,7 @@
 #
 # Times are wall clock, measured with date +%s%N around /usr/bin/time (whose
 # %e has only 10 ms resolution, too coarse for wc and awk on 10 MB); peak RSS
-# is /usr/bin/time's %M.  MB is 10^6 bytes, MiB 2^20.
+# is /usr/bin/time's %M, CPU time its %U + %S.  MB is 10^6 bytes, MiB 2^20.
 set -u
 LC_ALL=C
 export LC_ALL
@@ -48,11 +51,11 @@ RES=$BENCH_DIR/results.txt      # one line per size and command
 : > "$RES"
 TIMEOUT=$BENCH_DIR/time.out
 
-# measure NAME FILE CMD... : runs CMD (stdout to /dev/null unless redirected by
-# the caller's command string), prints "seconds rss_kib" of one run.
+# measure CMD... : runs CMD (stdout to /dev/null), prints
+# "microseconds rss_kib cpu_microseconds" of one run.
 measure() {
 	t0=$(date +%s%N)
-	/usr/bin/time -f '%e %M' -o "$TIMEOUT" "$@" > /dev/null 2> "$BENCH_DIR/stderr.out"
+	/usr/bin/time -f '%e %M %U %S' -o "$TIMEOUT" "$@" > /dev/null 2> "$BENCH_DIR/stderr.out"
 	rc=$?
 	t1=$(date +%s%N)
 	if [ "$rc" != 0 ]; then
@@ -61,25 +64,27 @@ measure() {
 		exit 1
 	fi
 	rss=$(awk 'END {print $2}' "$TIMEOUT")
-	echo "$(( (t1 - t0) / 1000 )) $rss"     # microseconds, KiB
+	cpu=$(awk 'END {printf "%d", ($3 + $4) * 1e6}' "$TIMEOUT")
+	echo "$(( (t1 - t0) / 1000 )) $rss $cpu"     # microseconds, KiB, microseconds
 }
 
 # best NAME SIZE FILE RUNS CMD... : the best of RUNS runs, appended to $RES
 best() {
 	name=$1 size=$2 file=$3 runs=$4
 	shift 4
-	bt= brss=0
+	bt= brss=0 bcpu=0
 	i=0
 	while [ "$i" -lt "$runs" ]; do
 		r=$(measure "$@") || exit 1
-		us=${r% *} rss=${r#* }
-		if [ -z "$bt" ] || [ "$us" -lt "$bt" ]; then bt=$us; fi
+		us=${r%% *} rest=${r#* }
+		rss=${rest%% *} cpu=${rest#* }
+		if [ -z "$bt" ] || [ "$us" -lt "$bt" ]; then bt=$us bcpu=$cpu; fi
 		[ "$rss" -gt "$brss" ] && brss=$rss
 		i=$((i + 1))
 	done
-	echo "$size $name $bt $brss $(wc -c < "$file")" >> "$RES"
-	printf '  %-14s %8.3f s  %6.1f MiB\n' "$name" "$(echo "$bt" | awk '{print $1 / 1e6}')" \
-		"$(echo "$brss" | awk '{print $1 / 1024}')" >&2
+	echo "$size $name $bt $brss $(wc -c < "$file") $bcpu" >> "$RES"
+	printf '  %-14s %8.3f s  %6.1f MiB  %8.3f s CPU\n' "$name" "$(echo "$bt" | awk '{print $1 / 1e6}')" \
+		"$(echo "$brss" | awk '{print $1 / 1024}')" "$(echo "$bcpu" | awk '{print $1 / 1e6}')" >&2
 }
 
 echo "bench: $NVTXTC on $(nproc) x $CPU; $AWKVER" >&2
@@ -106,6 +111,7 @@ for size in $BENCH_SIZES; do
 	best wc "$size" "$f" "$runs" wc -l "$f"
 	best awk "$size" "$f" "$runs" awk -F, '{n += NF} END {print n}' "$f"
 	best lint "$size" "$f" "$runs" "$NVTXTC" lint "$f"
+	best lint-j1 "$size" "$f" "$runs" "$NVTXTC" lint -j 1 "$f"
 	best emit=nvtxt "$size" "$f" "$runs" "$NVTXTC" --emit=nvtxt "$f"
 	best emit=payload "$size" "$f" "$runs" "$NVTXTC" --emit=payload -o "$out" "$f"
 	best fmt "$size" "$f" "$runs" "$NVTXTC" fmt "$f"
@@ -123,12 +129,12 @@ function verdict(ok) { return ok ? "met    " : "NOT MET" }
 $2 == "SKIPPED" { skipped[$1] = $3; nsz++; sz[nsz] = $1; next }
 {
 	if (!($1 in seen)) { seen[$1] = 1; nsz++; sz[nsz] = $1 }
-	t[$1, $2] = $3 / 1e6; rss[$1, $2] = $4 / 1024; bytes[$1] = $5
+	t[$1, $2] = $3 / 1e6; rss[$1, $2] = $4 / 1024; bytes[$1] = $5; cput[$1, $2] = $6 / 1e6
 }
 END {
-	ncmd = split("wc awk lint emit=nvtxt emit=payload fmt", cmd, " ")
+	ncmd = split("wc awk lint lint-j1 emit=nvtxt emit=payload fmt", cmd, " ")
 	printf "nvtxtc bench: %d x %s; %s; best of %d runs below 1 GB, 1 run at 1 GB\n", nproc, cpu, awkver, runs
-	printf "%-8s %-13s %9s %9s %9s %9s %9s\n", "size", "command", "seconds", "MB/s", "x awk", "x lint", "RSS MiB"
+	printf "%-8s %-13s %9s %9s %9s %9s %9s %9s\n", "size", "command", "seconds", "MB/s", "x awk", "x lint", "RSS MiB", "CPU s"
 	for (i = 1; i <= nsz; i++) {
 		s = sz[i]
 		if (s in skipped) { printf "%-8s (skipped: %d MiB free, < 4 GiB)\n", human(s), skipped[s] / 1024; continue }
@@ -136,7 +142,7 @@ END {
 			c = cmd[j]
 			tt = t[s, c] > 0 ? t[s, c] : 1e-6
 			xl = (j >= 3) ? sprintf("%9.2f", t[s, c] / t[s, "lint"]) : sprintf("%9s", "")
-			printf "%-8s %-13s %9.3f %9.1f %9.2f %s %9.1f\n", (j == 1 ? human(bytes[s]) : ""), c, t[s, c], mb(bytes[s]) / tt, t[s, c] / t[s, "awk"], xl, rss[s, c]
+			printf "%-8s %-13s %9.3f %9.1f %9.2f %s %9.1f %9.3f\n", (j == 1 ? human(bytes[s]) : ""), c, t[s, c], mb(bytes[s]) / tt, t[s, c] / t[s, "awk"], xl, rss[s, c], cput[s, c]
 		}
 	}
 	print ""
@@ -156,11 +162,12 @@ END {
 	}
 	print ""
 	print "targets of issue 5:"
-	l1 = l2 = l3 = l4 = l5 = ""; ok1 = ok2 = ok3 = ok4 = ok5 = 1
+	l1 = l2 = l3 = l4 = l5 = l1j = ""; ok1 = ok2 = ok3 = ok4 = ok5 = 1
 	for (i = 1; i <= nsz; i++) {
 		s = sz[i]; if (s in skipped) continue
 		h = human(bytes[s])
 		r = t[s, "lint"] / t[s, "awk"]; l1 = l1 sprintf(" %s %.2fx;", h, r); if (r > 1.0) ok1 = 0
+		l1j = l1j sprintf(" %s %.2fx;", h, t[s, "lint-j1"] / t[s, "awk"])
 		r = t[s, "emit=payload"] / t[s, "lint"]; l2 = l2 sprintf(" %s %.2fx;", h, r); if (r > 1.5) ok2 = 0
 		r = t[s, "emit=nvtxt"] / t[s, "lint"]; r2 = t[s, "fmt"] / t[s, "lint"]
 		l3 = l3 sprintf(" %s %.2fx/%.2fx;", h, r, r2); if (r > 1.3 || r2 > 1.3) ok3 = 0
@@ -168,6 +175,7 @@ END {
 		if (rss[s, "lint"] >= 16 || rss[s, "emit=payload"] >= 16) ok4 = 0
 	}
 	printf "  %s lint <= 1.0x awk:%s\n", verdict(ok1), l1
+	printf "          (in one thread, lint -j 1:%s)\n", l1j
 	printf "  %s emit=payload <= 1.5x lint:%s\n", verdict(ok2), l2
 	printf "  %s emit=nvtxt and fmt <= 1.3x lint (nvtxt/fmt):%s\n", verdict(ok3), l3
 	printf "  %s peak RSS of lint and emit=payload < 16 MiB (lint/payload):%s\n", verdict(ok4), l4
@@ -184,5 +192,5 @@ f=$BENCH_DIR/trace-j.nvtxt
 j1=$(measure "$NVTXTC" lint -j 1 "$f" "$f" "$f" "$f") || exit 1
 jn=$(measure "$NVTXTC" lint -j "$(nproc)" "$f" "$f" "$f" "$f") || exit 1
 rm -f "$f"
-echo "${j1% *} ${jn% *}" | awk -v n="$(nproc)" '{
+echo "${j1%% *} ${jn%% *}" | awk -v n="$(nproc)" '{
 	printf "  lint of 4 x 20 MB: -j 1 %.3f s, -j %d %.3f s: %.2fx faster\n", $1 / 1e6, n, $2 / 1e6, $1 / $2 }'
