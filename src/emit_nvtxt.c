@@ -1,149 +1,500 @@
 /*
  * emit_nvtxt.c - the normal form printer (nvtxt(5), CANONICAL FORM).
+ *
+ * It runs once per event, so it is written for speed.  A line is formatted
+ * in one pass, without bounds checks, into memory known to be large enough
+ * for it: the free part of the stream's own buffer (out_window), else a
+ * buffer on the stack.  What the printer needs to know about the commands
+ * comes from lang.c, read once per thread into a `struct printer`, which
+ * also remembers the last ProcessId, ThreadId and Color it printed, as
+ * those repeat from line to line.  The lines of the event commands, whose
+ * default definitions share one pattern, are written by straight-line code
+ * (format_event) instead of the general loop over the definition
+ * (format_generic), once the printer has checked that lang.c's definition
+ * is that pattern.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_nvtxt.h"
 
-/* One output line, built in memory and written with one fwrite (fprintf was 14% of the time). */
-struct line {
-	FILE *out;
-	size_t n;
-	char buf[1024];
+/* Keeps a rarely taken path out of line, so that the per-event code stays small. */
+#if defined(__GNUC__)
+#define EMIT_COLD __attribute__((cold, noinline))
+#else
+#define EMIT_COLD
+#endif
+
+/* A value printed before and its text, so that printing it again is a copy. */
+struct memo {
+	uint64_t key;
+	char text[24];                 /* the text, then bytes that do not matter */
+	unsigned char len;
 };
 
-static void put(struct line *l, const char *p, size_t n)
+/*
+ * The printer's state in one thread, built from lang.c on first use (so
+ * there is no lock and no shared mutable state).
+ */
+struct printer {
+	bool ready;
+	struct command_plan {
+		char name[24];         /* the command's name, NUL-padded: copied whole */
+		unsigned char name_len;
+		/*
+		 * The default definition, for format_generic; event_shape when
+		 * it is Time (RangeStartEnd: Start, End), TimeBase, ProcessId,
+		 * ThreadId, then - when `optionals` - CategoryId, Color,
+		 * Message, Payload: the pattern that format_event writes.
+		 */
+		unsigned char nargs;
+		unsigned char args[NVTXT_ARG_COUNT];
+		bool event_shape, start_end, optionals;
+	} cmd[NVTXT_CMD_COUNT];
+	struct {
+		char text[24];         /* the TimeBase's name as a quoted string: "Qpc" */
+		unsigned char len;
+	} tb[NVTXT_TB_COUNT];
+	struct memo process_id, thread_id, color;
+};
+
+/*
+ * The most bytes one argument takes on a line, not counting the bytes of
+ * a Message or Name string: ", " and a copied 24-byte field (the bytes
+ * past the value are overwritten later) or an integer (at most 21 bytes
+ * stored).
+ */
+#define ARG_BOUND 26
+/* The same for a line: the 24-byte name field, the arguments, '\n'. */
+#define LINE_BOUND(nargs) (24 + (size_t)(nargs) * ARG_BOUND + 1)
+
+/* "00", "01", ..., "99": two digits per table lookup. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The quote of a string in normal form: '"' unless the string contains one. */
+static char quote_of(struct nvtxt_str s)
 {
-	if (l->n + n > sizeof(l->buf)) {
-		fwrite(l->buf, 1, l->n, l->out);
-		l->n = 0;
-		if (n > sizeof(l->buf)) {
-			fwrite(p, 1, n, l->out);
-			return;
-		}
+	return s.len && memchr(s.ptr, '"', s.len) ? '\'' : '"';
+}
+
+/*
+ * Whether a default definition is the pattern of format_event, and which
+ * variant: stores start_end and optionals and returns true, or returns
+ * false.
+ */
+static bool event_shape(const enum nvtxt_arg *args, size_t n, bool *start_end, bool *optionals)
+{
+	static const enum nvtxt_arg tail[] = {
+		NVTXT_ARG_TIMEBASE, NVTXT_ARG_PROCESS_ID, NVTXT_ARG_THREAD_ID,
+		NVTXT_ARG_CATEGORY_ID, NVTXT_ARG_COLOR, NVTXT_ARG_MESSAGE, NVTXT_ARG_PAYLOAD
+	};
+	size_t lead;
+
+	if (n >= 1 && args[0] == NVTXT_ARG_TIME)
+		lead = 1;
+	else if (n >= 2 && args[0] == NVTXT_ARG_START && args[1] == NVTXT_ARG_END)
+		lead = 2;
+	else
+		return false;
+	if (n != lead + 3 && n != lead + 7)
+		return false;
+	for (size_t i = lead; i < n; i++)
+		if (args[i] != tail[i - lead])
+			return false;
+	*start_end = lead == 2;
+	*optionals = n == lead + 7;
+	return true;
+}
+
+EMIT_COLD
+static void printer_init(struct printer *pr)
+{
+	enum nvtxt_arg args[NVTXT_ARG_COUNT];
+
+	memset(pr, 0, sizeof *pr);
+	for (int i = 0; i < NVTXT_CMD_COUNT; i++) {
+		struct command_plan *c = &pr->cmd[i];
+		const char *name = nvtxt_command_name((enum nvtxt_command)i);
+		size_t len = strlen(name), n = nvtxt_command_default_args((enum nvtxt_command)i, args);
+
+		if (len >= sizeof c->name)
+			abort(); /* cannot happen: lang.c's names are at most 18 bytes */
+		memcpy(c->name, name, len);
+		c->name_len = (unsigned char)len;
+		c->nargs = (unsigned char)n;
+		for (size_t j = 0; j < n; j++)
+			c->args[j] = (unsigned char)args[j];
+		c->event_shape = event_shape(args, n, &c->start_end, &c->optionals);
 	}
-	memcpy(l->buf + l->n, p, n);
-	l->n += n;
+	for (int i = 0; i < NVTXT_TB_COUNT; i++) {
+		const char *name = nvtxt_timebase_name((enum nvtxt_timebase)i);
+		struct nvtxt_str s = { name, strlen(name) };
+		char q = quote_of(s);
+
+		if (s.len + 2 > sizeof pr->tb[i].text)
+			abort(); /* cannot happen: lang.c's names are at most 17 bytes */
+		pr->tb[i].text[0] = q;
+		memcpy(pr->tb[i].text + 1, s.ptr, s.len);
+		pr->tb[i].text[s.len + 1] = q;
+		pr->tb[i].len = (unsigned char)(s.len + 2);
+	}
+	/* Key 0 is printed "0", and as a color "0x00000000". */
+	memcpy(pr->process_id.text, "0", pr->process_id.len = 1);
+	memcpy(pr->thread_id.text, "0", pr->thread_id.len = 1);
+	memcpy(pr->color.text, "0x00000000", pr->color.len = 10);
+	pr->ready = true;
 }
 
-static void put_char(struct line *l, char c)
+/* This thread's printer. */
+static struct printer *printer(void)
 {
-	put(l, &c, 1);
+	static _Thread_local struct printer pr;
+
+	if (!pr.ready)
+		printer_init(&pr);
+	return &pr;
 }
 
-static void put_u64(struct line *l, uint64_t v)
+/*
+ * Stores x at p, least significant byte first, whatever the host's byte
+ * order (GCC and Clang make the eight stores one at -O2).
+ */
+static inline void store_le64(char *p, uint64_t x)
 {
-	char d[20];
-	size_t i = sizeof(d);
-	do
-		d[--i] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	put(l, d + i, sizeof(d) - i);
+	unsigned char *u = (unsigned char *)p;
+
+	u[0] = (unsigned char)x;
+	u[1] = (unsigned char)(x >> 8);
+	u[2] = (unsigned char)(x >> 16);
+	u[3] = (unsigned char)(x >> 24);
+	u[4] = (unsigned char)(x >> 32);
+	u[5] = (unsigned char)(x >> 40);
+	u[6] = (unsigned char)(x >> 48);
+	u[7] = (unsigned char)(x >> 56);
 }
 
-static void put_i64(struct line *l, int64_t v)
+/*
+ * The 8 decimal digits of v < 10^8, with leading zeros, as the bytes of a
+ * word in ASCII, the first digit in the least significant byte.  The
+ * digits are split out in parallel ("SWAR"): v into two 4-digit halves in
+ * 32-bit lanes, each half into two 2-digit quarters in 16-bit lanes, each
+ * quarter into two digits in 8-bit lanes.  x / 100 is (x * 10486) >> 20
+ * for x < 10^4, and x / 10 is (x * 103) >> 10 for x < 100; the products
+ * stay inside their lanes.
+ */
+static inline uint64_t ascii_8_digits(uint32_t v)
+{
+	uint64_t x = v / 10000 | (uint64_t)(v % 10000) << 32, q;
+
+	q = (x * 10486) >> 20 & 0x0000007F0000007Fu;
+	x = q | (x - q * 100) << 16;
+	q = (x * 103) >> 10 & 0x000F000F000F000Fu;
+	x = q | (x - q * 10) << 8;
+	return x | 0x3030303030303030u;
+}
+
+/*
+ * Writes v < 10^8 in decimal at p (1 to 8 bytes) and returns the end; may
+ * store up to 8 bytes at p (the bytes past the end are overwritten later).
+ */
+static inline char *put_below_1e8(char *p, uint32_t v)
+{
+	unsigned n;
+
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v < 100) {
+		memcpy(p, digit_pairs + 2 * v, 2);
+		return p + 2;
+	}
+	n = v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : v < 1000000 ? 6 : v < 10000000 ? 7 : 8;
+	store_le64(p, ascii_8_digits(v) >> (8 * (8 - n)));
+	return p + n;
+}
+
+/*
+ * Writes v in decimal at p (1 to 20 bytes, no NUL) and returns the end:
+ * the leading digits, then blocks of 8.  Stores at most 20 bytes.
+ */
+static char *put_u64(char *p, uint64_t v)
+{
+	uint64_t hi;
+
+	if (v < 100000000)
+		return put_below_1e8(p, (uint32_t)v);
+	hi = v / 100000000;
+	if (hi < 100000000) {
+		p = put_below_1e8(p, (uint32_t)hi);
+	} else {
+		p = put_below_1e8(p, (uint32_t)(hi / 100000000));
+		store_le64(p, ascii_8_digits((uint32_t)(hi % 100000000)));
+		p += 8;
+	}
+	store_le64(p, ascii_8_digits((uint32_t)(v - 100000000 * hi)));
+	return p + 8;
+}
+
+/* Writes v in decimal at p (1 to 20 bytes; stores at most 21) and returns the end. */
+static char *put_i64(char *p, int64_t v)
 {
 	if (v < 0) {
-		put_char(l, '-');
-		put_u64(l, 0 - (uint64_t)v);
-	} else {
-		put_u64(l, (uint64_t)v);
+		*p++ = '-';
+		return put_u64(p, 0 - (uint64_t)v);
 	}
+	return put_u64(p, (uint64_t)v);
 }
 
-static void put_string(struct line *l, struct nvtxt_str s)
+/* Writes v like put_i64, copying the text from m when v is m's key. */
+static char *put_i64_memo(char *p, struct memo *m, int64_t v)
 {
-	char q = memchr(s.ptr, '"', s.len) ? '\'' : '"';
-	put_char(l, q);
-	put(l, s.ptr, s.len);
-	put_char(l, q);
+	if ((uint64_t)v != m->key) {
+		m->key = (uint64_t)v;
+		m->len = (unsigned char)(put_i64(m->text, v) - m->text);
+	}
+	memcpy(p, m->text, sizeof m->text);
+	return p + m->len;
 }
 
-static void put_value(struct line *l, const struct nvtxt_event *ev, enum nvtxt_arg arg)
+/* Writes an ARGB color as 0xAARRGGBB (10 bytes; stores 24) and returns the end. */
+static char *put_color(char *p, struct memo *m, uint32_t argb)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	char color[10];
+	static const char hexdig[] = "0123456789ABCDEF";
 
+	if (argb != m->key) {
+		m->key = argb;
+		for (int i = 0; i < 8; i++)
+			m->text[2 + i] = hexdig[(argb >> (28 - 4 * i)) & 15];
+	}
+	memcpy(p, m->text, sizeof m->text);
+	return p + 10;
+}
+
+/* Writes s quoted (2 + s.len bytes) and returns the end. */
+static char *put_string(char *p, struct nvtxt_str s)
+{
+	char q = quote_of(s);
+
+	*p++ = q;
+	if (s.len)
+		memcpy(p, s.ptr, s.len);
+	p += s.len;
+	*p++ = q;
+	return p;
+}
+
+/*
+ * Writes one argument of a line: ',' then, when it is present, ' ' and its
+ * value; returns the end.  Inlined with a constant `arg` by format_event.
+ */
+static inline char *put_arg(char *p, struct printer *pr, const struct nvtxt_event *ev,
+			    enum nvtxt_arg arg)
+{
+	*p++ = ',';
+	if (!(ev->present & NVTXT_BIT(arg)))
+		return p; /* absent: nothing between the commas */
+	*p++ = ' ';
 	switch (arg) {
 	case NVTXT_ARG_TIME:
-		put_i64(l, ev->time);
-		break;
+		return put_i64(p, ev->time);
 	case NVTXT_ARG_START:
-		put_i64(l, ev->start);
-		break;
+		return put_i64(p, ev->start);
 	case NVTXT_ARG_END:
-		put_i64(l, ev->end);
-		break;
-	case NVTXT_ARG_TIMEBASE: {
-		const char *tb = nvtxt_timebase_name(ev->timebase);
-		put_string(l, (struct nvtxt_str){ tb, strlen(tb) });
-		break;
-	}
+		return put_i64(p, ev->end);
+	case NVTXT_ARG_TIMEBASE:
+		memcpy(p, pr->tb[ev->timebase].text, sizeof pr->tb[ev->timebase].text);
+		return p + pr->tb[ev->timebase].len;
 	case NVTXT_ARG_PROCESS_ID:
-		put_i64(l, ev->process_id);
-		break;
+		return put_i64_memo(p, &pr->process_id, ev->process_id);
 	case NVTXT_ARG_THREAD_ID:
-		put_i64(l, ev->thread_id);
-		break;
+		return put_i64_memo(p, &pr->thread_id, ev->thread_id);
 	case NVTXT_ARG_CATEGORY_ID:
-		put_u64(l, ev->category_id);
-		break;
+		return put_u64(p, ev->category_id);
 	case NVTXT_ARG_PARENT_CATEGORY_ID:
-		put_u64(l, ev->parent_category_id);
-		break;
+		return put_u64(p, ev->parent_category_id);
 	case NVTXT_ARG_COLOR:
-		color[0] = '0';
-		color[1] = 'x';
-		for (int i = 0; i < 8; i++)
-			color[2 + i] = hex[(ev->color >> (28 - 4 * i)) & 15];
-		put(l, color, sizeof(color));
-		break;
+		return put_color(p, &pr->color, ev->color);
 	case NVTXT_ARG_MESSAGE:
-		put_string(l, ev->message);
-		break;
+		return put_string(p, ev->message);
 	case NVTXT_ARG_NAME:
-		put_string(l, ev->name);
-		break;
+		return put_string(p, ev->name);
 	case NVTXT_ARG_PAYLOAD:
-		put_i64(l, ev->payload);
-		break;
+		return put_i64(p, ev->payload);
 	case NVTXT_ARG_COUNT:
 		break;
 	}
+	return p;
 }
 
-void nvtxt_emit_nvtxt_event(FILE *out, const struct nvtxt_event *ev)
+/* The line of a command whose plan is not event_shape: lang.c's definition, in a loop. */
+static char *format_generic(char *p, struct printer *pr, const struct nvtxt_event *ev)
 {
-	enum nvtxt_arg args[NVTXT_ARG_COUNT];
-	size_t n = nvtxt_command_default_args(ev->command, args);
-	const char *name = nvtxt_command_name(ev->command);
-	struct line l;
+	const struct command_plan *c = &pr->cmd[ev->command];
 
-	l.out = out;
-	l.n = 0;
-	put(&l, name, strlen(name));
-	for (size_t i = 0; i < n; i++) {
-		put_char(&l, ',');
-		if (ev->present & NVTXT_BIT(args[i])) {
-			put_char(&l, ' ');
-			put_value(&l, ev, args[i]);
+	memcpy(p, c->name, sizeof c->name);
+	p += c->name_len;
+	for (size_t i = 0; i < c->nargs; i++)
+		p = put_arg(p, pr, ev, (enum nvtxt_arg)c->args[i]);
+	*p++ = '\n';
+	return p;
+}
+
+/* The line of a command whose plan is event_shape, in straight-line code. */
+static char *format_event(char *p, struct printer *pr, const struct nvtxt_event *ev)
+{
+	const struct command_plan *c = &pr->cmd[ev->command];
+
+	memcpy(p, c->name, sizeof c->name);
+	p += c->name_len;
+	if (c->start_end) {
+		p = put_arg(p, pr, ev, NVTXT_ARG_START);
+		p = put_arg(p, pr, ev, NVTXT_ARG_END);
+	} else {
+		p = put_arg(p, pr, ev, NVTXT_ARG_TIME);
+	}
+	p = put_arg(p, pr, ev, NVTXT_ARG_TIMEBASE);
+	p = put_arg(p, pr, ev, NVTXT_ARG_PROCESS_ID);
+	p = put_arg(p, pr, ev, NVTXT_ARG_THREAD_ID);
+	if (c->optionals) {
+		p = put_arg(p, pr, ev, NVTXT_ARG_CATEGORY_ID);
+		p = put_arg(p, pr, ev, NVTXT_ARG_COLOR);
+		p = put_arg(p, pr, ev, NVTXT_ARG_MESSAGE);
+		p = put_arg(p, pr, ev, NVTXT_ARG_PAYLOAD);
+	}
+	*p++ = '\n';
+	return p;
+}
+
+/*
+ * An upper bound of the length of ev's line; 0 when ev cannot be printed
+ * (a command or TimeBase out of range).
+ */
+static size_t line_bound(const struct printer *pr, const struct nvtxt_event *ev)
+{
+	size_t n;
+
+	if ((unsigned)ev->command >= NVTXT_CMD_COUNT ||
+	    ((ev->present & NVTXT_BIT(NVTXT_ARG_TIMEBASE)) &&
+	     (unsigned)ev->timebase >= NVTXT_TB_COUNT))
+		return 0;
+	n = LINE_BOUND(pr->cmd[ev->command].nargs);
+	if (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
+		n += ev->message.len;
+	if (ev->present & NVTXT_BIT(NVTXT_ARG_NAME))
+		n += ev->name.len;
+	return n;
+}
+
+/*
+ * Writes ev's line, '\n' included, at p, which must have room for
+ * line_bound(pr, ev) bytes, and returns its end.
+ */
+static char *format_line(char *p, struct printer *pr, const struct nvtxt_event *ev)
+{
+	return pr->cmd[ev->command].event_shape ? format_event(p, pr, ev)
+						: format_generic(p, pr, ev);
+}
+
+#if defined(__GLIBC__) && defined(__putc_unlocked_body)
+/*
+ * The free part of out's buffer if it holds at least n bytes, else NULL.
+ * On glibc that part is [_IO_write_ptr, _IO_write_end), the window that
+ * putc_unlocked() fills without a call (__putc_unlocked_body in <stdio.h>):
+ * storing k bytes there and advancing _IO_write_ptr by k (out_commit) is
+ * what k putc_unlocked() calls do when the buffer has room.  The window is
+ * empty for an unbuffered or line-buffered stream (a terminal), a stream
+ * that is reading, and one without a buffer yet; those get fwrite.
+ */
+static char *out_window(FILE *out, size_t n)
+{
+	char *p = out->_IO_write_ptr, *end = out->_IO_write_end;
+
+	return p < end && (size_t)(end - p) >= n ? p : NULL;
+}
+
+/* Marks the window's bytes up to `end` as written. */
+static void out_commit(FILE *out, char *end)
+{
+	out->_IO_write_ptr = end;
+}
+#else
+/* Elsewhere every line goes through fwrite. */
+static char *out_window(FILE *out, size_t n)
+{
+	(void)out, (void)n;
+	return NULL;
+}
+
+static void out_commit(FILE *out, char *end)
+{
+	(void)out, (void)end;
+}
+#endif
+
+/*
+ * Writes ev's line when out's window has no room for line_bound(pr, ev) =
+ * bound bytes (0: ev cannot be printed): writes the buffer out to make
+ * room, or formats the line on the stack (or the heap, for a long one)
+ * and hands it to fwrite.  Returns 0, or -1 with errno set.
+ */
+EMIT_COLD
+static int write_line_slow(FILE *out, struct printer *pr, const struct nvtxt_event *ev,
+			   size_t bound)
+{
+	char local[1024], *buf;
+	size_t n;
+	bool ok;
+
+	if (!bound) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (out_window(out, 1)) {
+		/* A buffer too full for the line: write it out and use it all. */
+		if (fflush(out) != 0)
+			goto fail;
+		buf = out_window(out, bound);
+		if (buf) {
+			out_commit(out, format_line(buf, pr, ev));
+			return 0;
 		}
 	}
-	put_char(&l, '\n');
-	fwrite(l.buf, 1, l.n, out);
+	buf = bound <= sizeof local ? local : malloc(bound);
+	if (!buf)
+		return -1;
+	n = (size_t)(format_line(buf, pr, ev) - buf);
+	ok = fwrite(buf, 1, n, out) == n && !ferror(out);
+	if (buf != local)
+		free(buf);
+	if (ok)
+		return 0;
+fail:
+	if (!errno)
+		errno = EIO;
+	return -1;
+}
+
+int nvtxt_emit_nvtxt_event(FILE *out, const struct nvtxt_event *ev)
+{
+	struct printer *pr = printer();
+	size_t bound = line_bound(pr, ev);
+	char *buf = bound ? out_window(out, bound) : NULL;
+
+	if (!buf)
+		return write_line_slow(out, pr, ev, bound);
+	out_commit(out, format_line(buf, pr, ev));
+	return 0;
 }
 
 static int emit_event(void *user, const struct nvtxt_event *ev)
 {
-	FILE *out = user;
-	nvtxt_emit_nvtxt_event(out, ev);
-	if (ferror(out)) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
+	return nvtxt_emit_nvtxt_event(user, ev);
 }
 
 static int emit_finish(void *user)

@@ -26,8 +26,10 @@ struct nvtxt_payload_reader;
  * seekable stream opened for writing by the caller and positioned at
  * offset 0.  Writes the 64-byte header placeholder at once; batches are
  * flushed every 65536 events or 8 MiB of records and strings, so memory
- * stays bounded;
- * `finish` writes the time domains and schemas and patches the header.
+ * stays bounded: the writer keeps the buffers of its largest set of
+ * pending batches (blocks of 64 KiB) until it is freed, and allocates no
+ * more once it has them.  `finish` writes the time domains and schemas and
+ * patches the header.
  * Returns NULL with errno set (ENOMEM, or the write's error).  The writer
  * never closes `out`.
  */

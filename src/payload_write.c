@@ -9,6 +9,15 @@
  * becomes one RANGE_PUSHPOP record, written when the pop arrives (or at end
  * of file, for a push never popped).  The time domains and schemas are
  * written after the last batch, and the header is patched at the end.
+ *
+ * This runs once per event, so it is written for speed.  A batch's records
+ * and strings are kept in chains of fixed-size blocks taken from a pool
+ * that the writer keeps for its whole life: a flush returns them to the
+ * pool, so after the first batches no memory is allocated, zeroed by the
+ * kernel or copied by realloc, and the peak memory is that of the largest
+ * set of pending batches.  A record is filled in place, at offsets looked
+ * up once per schema; a string is hashed a word at a time, in the same
+ * pass that checks it for NUL bytes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,21 +25,57 @@
 
 #include "payload.h"
 #include "payload_layout.h"
+#include "util.h"
+
+/* Keeps a rarely taken path out of line, so that the per-event code stays small. */
+#if defined(__GNUC__)
+#define PW_COLD __attribute__((cold, noinline))
+#else
+#define PW_COLD
+#endif
 
 #define PW_FLUSH_EVENTS 65536u
 #define PW_FLUSH_BYTES (8u << 20)
-#define PW_KEEP_BYTES (64u << 10) /* larger buffers are freed at a flush */
+#define PW_KEEP_BYTES (64u << 10) /* larger string tables are freed at a flush */
+#define PW_BLOCK_SIZE (64u << 10) /* the blocks of the pool, header included */
 #define PW_NO_TB 7u /* the "TimeBase" of naming kinds */
+/*
+ * The largest record: RangePushPop with 64-bit ProcessId and ThreadId
+ * (nvtxt-payload(5), RECORDS).  Each record is zeroed with this many
+ * bytes, a fixed-size memset that compilers inline; the blocks of records
+ * keep room for it.
+ */
+#define PW_MAX_STRIDE 80u
+
+/* A block of pending records or strings. */
+struct pw_block {
+	struct pw_block *next;
+	size_t len, cap;        /* bytes used, bytes of data */
+	unsigned char data[];
+};
+
+/* The blocks of one batch's records or strings, in order. */
+struct pw_chain {
+	struct pw_block *head, *tail;
+};
+
+/* A string of a pending batch: where its copy is, and its flexData offset. */
+struct pw_dedup_slot {
+	const unsigned char *str; /* NULL: an empty slot */
+	size_t len;
+	uint64_t off;
+};
 
 struct pw_schema {
 	struct pl_layout l;
 	unsigned tb;            /* enum nvtxt_timebase, or PW_NO_TB */
 	uint64_t id;
-	unsigned char *ev;      /* pending records */
-	size_t nev, ev_cap;     /* records, bytes */
-	unsigned char *flex;    /* pending flexData; byte 0 is always NUL */
-	size_t flex_len, flex_cap;
-	size_t *dedup;          /* open addressing: flexData offsets, 0 = empty */
+	uint16_t off[PL_R_COUNT]; /* byte offset of each role's entry in a record */
+	struct pw_chain ev;     /* pending records, nev of them */
+	size_t nev;
+	struct pw_chain flex;   /* pending flexData after its first byte, the NUL */
+	size_t flex_len;        /* bytes of flexData, that NUL included */
+	struct pw_dedup_slot *dedup; /* open addressing, at most half full */
 	size_t dedup_cap, dedup_n;
 	int64_t last_ts;
 	bool unsorted;
@@ -47,6 +92,8 @@ struct nvtxt_payload_writer {
 	size_t pending_events, pending_bytes;
 	struct pw_schema *by_key[PL_K_COUNT][PW_NO_TB + 1][2][2];
 	struct pw_schema *first, **last;
+	uint64_t nschemas;
+	struct pw_block *spare; /* the pool: blocks of PW_BLOCK_SIZE not in use */
 };
 
 static int pw_write(struct nvtxt_payload_writer *w, const void *p, size_t n)
@@ -60,24 +107,36 @@ static int pw_write(struct nvtxt_payload_writer *w, const void *p, size_t n)
 	return 0;
 }
 
-/* Writes a section: its header, the parts of its body, the zero padding. */
-static int pw_section(struct nvtxt_payload_writer *w, enum pl_section type,
-		      const void *a, size_t alen, const void *b, size_t blen,
-		      const void *c, size_t clen)
+/* Writes the header of a section whose body is len bytes long. */
+static int pw_section_begin(struct nvtxt_payload_writer *w, enum pl_section type, uint64_t len)
 {
-	static const unsigned char zeros[8];
 	unsigned char h[PL_SECTION_HEADER_SIZE];
-	uint64_t len = (uint64_t)alen + blen + clen;
 
 	pl_put32(h, type);
 	pl_put32(h + 4, 0);
 	pl_put64(h + 8, len);
-	if (pw_write(w, h, sizeof h) || pw_write(w, a, alen) ||
-	    pw_write(w, b, blen) || pw_write(w, c, clen) ||
-	    pw_write(w, zeros, (size_t)(-len & 7)))
+	return pw_write(w, h, sizeof h);
+}
+
+/* Writes the zero padding after a body of len bytes and counts the section. */
+static int pw_section_end(struct nvtxt_payload_writer *w, uint64_t len)
+{
+	static const unsigned char zeros[8];
+
+	if (pw_write(w, zeros, (size_t)(-len & 7)))
 		return -1;
 	w->nsections++;
 	return 0;
+}
+
+/* Writes a section whose body is a, then b. */
+static int pw_section(struct nvtxt_payload_writer *w, enum pl_section type,
+		      const void *a, size_t alen, const void *b, size_t blen)
+{
+	uint64_t len = (uint64_t)alen + blen;
+
+	return pw_section_begin(w, type, len) || pw_write(w, a, alen) ||
+	       pw_write(w, b, blen) || pw_section_end(w, len) ? -1 : 0;
 }
 
 struct nvtxt_payload_writer *nvtxt_payload_writer_new(FILE *out)
@@ -98,6 +157,15 @@ struct nvtxt_payload_writer *nvtxt_payload_writer_new(FILE *out)
 	return w;
 }
 
+static void pw_blocks_free(struct pw_block *b)
+{
+	while (b) {
+		struct pw_block *next = b->next;
+		free(b);
+		b = next;
+	}
+}
+
 void nvtxt_payload_writer_free(struct nvtxt_payload_writer *w)
 {
 	struct pw_schema *s, *next;
@@ -106,58 +174,97 @@ void nvtxt_payload_writer_free(struct nvtxt_payload_writer *w)
 		return;
 	for (s = w->first; s; s = next) {
 		next = s->next;
-		free(s->ev);
-		free(s->flex);
+		pw_blocks_free(s->ev.head);
+		pw_blocks_free(s->flex.head);
 		free(s->dedup);
 		free(s);
 	}
+	pw_blocks_free(w->spare);
 	free(w);
 }
 
-static int grow(unsigned char **buf, size_t *cap, size_t need)
+/*
+ * Appends to chain c a block with at least `need` free bytes: one of the
+ * pool, or a new one (larger than PW_BLOCK_SIZE when need asks for it).
+ * Returns it, or NULL (ENOMEM).
+ */
+PW_COLD
+static struct pw_block *pw_block_add(struct nvtxt_payload_writer *w, struct pw_chain *c,
+				     size_t need)
 {
-	size_t n = *cap ? *cap : 256;
-	unsigned char *p;
+	const size_t std_cap = PW_BLOCK_SIZE - offsetof(struct pw_block, data);
+	struct pw_block *b = w->spare;
 
-	if (need <= *cap)
-		return 0;
-	while (n < need) {
-		if (n > SIZE_MAX / 2) {
+	if (need <= std_cap && b) {
+		w->spare = b->next;
+	} else {
+		size_t cap = need <= std_cap ? std_cap : need;
+		if (cap > SIZE_MAX - offsetof(struct pw_block, data)) {
 			errno = ENOMEM;
-			return -1;
+			return NULL;
 		}
-		n *= 2;
+		b = malloc(offsetof(struct pw_block, data) + cap);
+		if (!b)
+			return NULL;
+		b->cap = cap;
 	}
-	p = realloc(*buf, n);
-	if (!p)
-		return -1;
-	*buf = p;
-	*cap = n;
+	b->next = NULL;
+	b->len = 0;
+	if (c->tail)
+		c->tail->next = b;
+	else
+		c->head = b;
+	c->tail = b;
+	return b;
+}
+
+/* Empties chain c: blocks of the standard size go back to the pool. */
+static void pw_chain_release(struct nvtxt_payload_writer *w, struct pw_chain *c)
+{
+	const size_t std_cap = PW_BLOCK_SIZE - offsetof(struct pw_block, data);
+	struct pw_block *b = c->head, *next;
+
+	for (; b; b = next) {
+		next = b->next;
+		if (b->cap == std_cap) {
+			b->next = w->spare;
+			w->spare = b;
+		} else {
+			free(b);
+		}
+	}
+	c->head = c->tail = NULL;
+}
+
+static int pw_chain_write(struct nvtxt_payload_writer *w, const struct pw_chain *c)
+{
+	for (const struct pw_block *b = c->head; b; b = b->next)
+		if (pw_write(w, b->data, b->len))
+			return -1;
 	return 0;
 }
 
-static struct pw_schema *pw_schema_get(struct nvtxt_payload_writer *w, enum pl_kind k,
+/* Creates the schema of a key that has none yet.  NULL with errno set on failure. */
+PW_COLD
+static struct pw_schema *pw_schema_new(struct nvtxt_payload_writer *w, enum pl_kind k,
 				       unsigned tb, bool pid64, bool tid64)
 {
 	struct pw_schema **slot = &w->by_key[k][tb][pid64][tid64];
-	struct pw_schema *s = *slot;
-	uint64_t n = 0;
+	struct pw_schema *s = calloc(1, sizeof *s);
 
-	if (s)
-		return s;
-	for (s = w->first; s; s = s->next)
-		n++;
-	s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
 	pl_layout_init(&s->l, k, pid64, tid64);
-	s->tb = tb;
-	s->id = PL_SCHEMA_ID_STATIC_START + n;
-	if (grow(&s->flex, &s->flex_cap, 1)) {
-		free(s);
+	if (s->l.stride > PW_MAX_STRIDE) {
+		free(s); /* cannot happen: see PW_MAX_STRIDE */
+		errno = EINVAL;
 		return NULL;
 	}
-	s->flex[0] = 0;
+	for (int r = 0; r < PL_R_COUNT; r++)
+		if (s->l.at[r] >= 0)
+			s->off[r] = (uint16_t)s->l.e[s->l.at[r]].offset;
+	s->tb = tb;
+	s->id = PL_SCHEMA_ID_STATIC_START + w->nschemas++;
 	s->flex_len = 1;
 	*w->last = s;
 	w->last = &s->next;
@@ -169,8 +276,10 @@ static struct pw_schema *pw_schema_get(struct nvtxt_payload_writer *w, enum pl_k
 
 static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s)
 {
+	static const unsigned char nul;
 	unsigned char h[PL_BATCH_HEADER_SIZE];
-	size_t size = s->nev * s->l.stride;
+	uint64_t size = (uint64_t)s->nev * s->l.stride;
+	uint64_t len = PL_BATCH_HEADER_SIZE + size + s->flex_len;
 
 	if (!s->nev)
 		return 0;
@@ -179,28 +288,19 @@ static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s)
 	pl_put64(h + 16, PL_BATCH_HEADER_SIZE);
 	pl_put64(h + 24, PL_SCOPE_NONE);
 	pl_put64(h + 32, s->unsorted ? PL_BATCH_UNSORTED : PL_BATCH_TIME_SORTED);
-	pl_put64(h + 40, PL_BATCH_HEADER_SIZE + (uint64_t)size);
+	pl_put64(h + 40, PL_BATCH_HEADER_SIZE + size);
 	pl_put64(h + 48, s->flex_len);
 	pl_put64(h + 56, 0);
-	if (pw_section(w, PL_SEC_BATCH, h, sizeof h, s->ev, size, s->flex, s->flex_len))
+	if (pw_section_begin(w, PL_SEC_BATCH, len) || pw_write(w, h, sizeof h) ||
+	    pw_chain_write(w, &s->ev) || pw_write(w, &nul, 1) ||
+	    pw_chain_write(w, &s->flex) || pw_section_end(w, len))
 		return -1;
+	pw_chain_release(w, &s->ev);
+	pw_chain_release(w, &s->flex);
 	s->nev = 0;
 	s->flex_len = 1;
 	s->unsorted = false;
 	s->dedup_n = 0;
-	/* Big buffers go, so that memory stays bounded by one batch's worth. */
-	if (s->ev_cap > PW_KEEP_BYTES) {
-		free(s->ev);
-		s->ev = NULL;
-		s->ev_cap = 0;
-	}
-	if (s->flex_cap > PW_KEEP_BYTES) {
-		unsigned char *p = realloc(s->flex, 1);
-		if (p) {
-			s->flex = p;
-			s->flex_cap = 1;
-		}
-	}
 	if (s->dedup_cap * sizeof *s->dedup > PW_KEEP_BYTES) {
 		free(s->dedup);
 		s->dedup = NULL;
@@ -211,6 +311,7 @@ static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s)
 	return 0;
 }
 
+PW_COLD
 static int pw_flush(struct nvtxt_payload_writer *w)
 {
 	for (struct pw_schema *s = w->first; s; s = s->next)
@@ -221,57 +322,106 @@ static int pw_flush(struct nvtxt_payload_writer *w)
 	return 0;
 }
 
-/* A record being filled in. */
-struct pw_rec {
-	struct pw_schema *s;
-	unsigned char *p;
-};
-
-static void put(struct pw_rec *r, enum pl_role role, uint64_t v)
+/*
+ * The schema of an event: of kind k, TimeBase tb, and the widths that
+ * ProcessId pid and ThreadId tid need.  NULL on ENOMEM.
+ */
+static inline struct pw_schema *pw_schema_for(struct nvtxt_payload_writer *w, enum pl_kind k,
+					      unsigned tb, int64_t pid, int64_t tid)
 {
-	int i = r->s->l.at[role];
+	bool pid64 = (uint64_t)pid > UINT32_MAX, tid64 = (uint64_t)tid > UINT32_MAX;
+	struct pw_schema *s = w->by_key[k][tb][pid64][tid64];
 
-	if (i < 0)
-		return;
-	if (r->s->l.e[i].size == 8)
-		pl_put64(r->p + r->s->l.e[i].offset, v);
-	else
-		pl_put32(r->p + r->s->l.e[i].offset, (uint32_t)v);
-}
-
-static size_t hash(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-
-	while (n--)
-		h = (h ^ (unsigned char)*p++) * 0x100000001b3u;
-	return (size_t)h;
+	return s ? s : pw_schema_new(w, k, tb, pid64, tid64);
 }
 
 /*
- * The slot of a string in the batch's table of flexData strings: the slot
- * that holds it, or the empty slot where it goes.
+ * Starts a record of schema s: reserves a zeroed slot after its pending
+ * records and stores the ordinal, ProcessId and ThreadId (when s has
+ * them).  Returns the slot, or NULL (ENOMEM).
  */
-static size_t *dedup_slot(struct pw_schema *s, const char *p, size_t n)
+static inline unsigned char *pw_record(struct nvtxt_payload_writer *w, struct pw_schema *s,
+				       uint64_t ordinal, int64_t pid, int64_t tid)
 {
-	size_t mask = s->dedup_cap - 1, i = hash(p, n) & mask;
+	struct pw_block *b = s->ev.tail;
+	unsigned char *p;
 
-	while (s->dedup[i]) {
-		const char *q = (const char *)s->flex + s->dedup[i];
-		if (strlen(q) == n && !memcmp(q, p, n))
-			break;
-		i = (i + 1) & mask;
+	if (!b || b->cap - b->len < PW_MAX_STRIDE) {
+		b = pw_block_add(w, &s->ev, PW_MAX_STRIDE);
+		if (!b)
+			return NULL;
 	}
+	p = b->data + b->len;
+	memset(p, 0, PW_MAX_STRIDE);
+	b->len += s->l.stride;
+	s->nev++;
+	w->pending_events++;
+	w->pending_bytes += s->l.stride;
+	pl_put64(p + s->off[PL_R_ORDINAL], ordinal);
+	if (s->l.at[PL_R_PID] >= 0) {
+		if (s->l.pid64)
+			pl_put64(p + s->off[PL_R_PID], (uint64_t)pid);
+		else
+			pl_put32(p + s->off[PL_R_PID], (uint32_t)pid);
+	}
+	if (s->l.at[PL_R_TID] >= 0) {
+		if (s->l.tid64)
+			pl_put64(p + s->off[PL_R_TID], (uint64_t)tid);
+		else
+			pl_put32(p + s->off[PL_R_TID], (uint32_t)tid);
+	}
+	return p;
+}
+
+/*
+ * A hash of the n bytes at p, read a word at a time; sets *nul when one of
+ * them is 0.  (The hash only places strings in the table: any function
+ * would give the same file.)
+ */
+static inline uint64_t pw_hash(const unsigned char *p, size_t n, bool *nul)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t h = n, x = 0, zero = 0;
+
+	if (n >= 8) {
+		const unsigned char *last = p + n - 8;
+		for (; p < last; p += 8) {
+			memcpy(&x, p, 8);
+			zero |= (x - ones) & ~x & highs;
+			h = (h ^ x) * 0x9E3779B97F4A7C15u;
+		}
+		memcpy(&x, last, 8); /* overlaps the word before */
+		zero |= (x - ones) & ~x & highs;
+	} else {
+		for (; n--; p++) {
+			zero |= *p == 0;
+			x = x << 8 | *p;
+		}
+	}
+	*nul = zero != 0;
+	return hash_u64((h ^ x) * 0x9E3779B97F4A7C15u);
+}
+
+/* The table slot of a string: the slot that holds it, or the empty slot where it goes. */
+static struct pw_dedup_slot *dedup_slot(struct pw_schema *s, const unsigned char *p, size_t n,
+					uint64_t h)
+{
+	size_t mask = s->dedup_cap - 1, i = (size_t)h & mask;
+
+	while (s->dedup[i].str &&
+	       (s->dedup[i].len != n || memcmp(s->dedup[i].str, p, n) != 0))
+		i = (i + 1) & mask;
 	return &s->dedup[i];
 }
 
-/* Keeps the table at most half full. */
+/* Doubles the table, which pw_str keeps at most half full.  Returns 0, or -1 (ENOMEM). */
+PW_COLD
 static int dedup_grow(struct pw_schema *s)
 {
-	size_t *old = s->dedup, cap = s->dedup_cap;
+	struct pw_dedup_slot *old = s->dedup;
+	size_t cap = s->dedup_cap;
+	bool nul;
 
-	if (2 * (s->dedup_n + 1) <= cap)
-		return 0;
 	s->dedup_cap = cap ? 2 * cap : 64;
 	s->dedup = calloc(s->dedup_cap, sizeof *s->dedup);
 	if (!s->dedup) {
@@ -280,106 +430,93 @@ static int dedup_grow(struct pw_schema *s)
 		return -1;
 	}
 	for (size_t i = 0; i < cap; i++)
-		if (old[i]) {
-			const char *q = (const char *)s->flex + old[i];
-			*dedup_slot(s, q, strlen(q)) = old[i];
-		}
+		if (old[i].str)
+			*dedup_slot(s, old[i].str, old[i].len,
+				    pw_hash(old[i].str, old[i].len, &nul)) = old[i];
 	free(old);
 	return 0;
 }
 
 /*
- * Stores the offset of a string in flexData, appending a NUL-terminated
- * copy unless the batch already holds it.
+ * The flexData offset of string `str` in s's pending batch, stored at p
+ * (a u64): 0 for the empty string (the NUL at byte 0), else the offset of
+ * its NUL-terminated copy, appended unless the batch already holds it.
+ * Returns 0, or -1 with errno EINVAL (a NUL byte in str) or ENOMEM.
  */
-static int put_str(struct nvtxt_payload_writer *w, struct pw_rec *r, enum pl_role role,
-		   struct nvtxt_str str)
+static int pw_str(struct nvtxt_payload_writer *w, struct pw_schema *s, unsigned char *p,
+		  struct nvtxt_str str)
 {
-	struct pw_schema *s = r->s;
-	size_t off = s->flex_len, *slot;
+	const unsigned char *src = (const unsigned char *)str.ptr;
+	struct pw_dedup_slot *slot;
+	struct pw_block *b;
+	uint64_t h;
+	bool nul;
 
-	if (str.len == 0) {
-		put(r, role, 0); /* the NUL at byte 0 */
-		return 0;
-	}
-	if (memchr(str.ptr, 0, str.len)) {
+	if (str.len == 0)
+		return 0; /* the record is zeroed */
+	h = pw_hash(src, str.len, &nul);
+	if (nul) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (dedup_grow(s))
+	if (2 * (s->dedup_n + 1) > s->dedup_cap && dedup_grow(s))
 		return -1;
-	slot = dedup_slot(s, str.ptr, str.len);
-	if (*slot) {
-		put(r, role, *slot);
-		return 0;
+	slot = dedup_slot(s, src, str.len, h);
+	if (!slot->str) {
+		b = s->flex.tail;
+		if (str.len >= SIZE_MAX - PW_BLOCK_SIZE) {
+			errno = ENOMEM;
+			return -1;
+		}
+		if (!b || b->cap - b->len < str.len + 1) {
+			b = pw_block_add(w, &s->flex, str.len + 1);
+			if (!b)
+				return -1;
+		}
+		memcpy(b->data + b->len, src, str.len);
+		b->data[b->len + str.len] = 0;
+		slot->str = b->data + b->len;
+		slot->len = str.len;
+		slot->off = s->flex_len;
+		b->len += str.len + 1;
+		s->flex_len += str.len + 1;
+		w->pending_bytes += str.len + 1;
+		s->dedup_n++;
 	}
-	if (str.len >= SIZE_MAX - off || grow(&s->flex, &s->flex_cap, off + str.len + 1))
-		return -1;
-	memcpy(s->flex + off, str.ptr, str.len);
-	s->flex[off + str.len] = 0;
-	s->flex_len += str.len + 1;
-	w->pending_bytes += str.len + 1;
-	*slot = off;
-	s->dedup_n++;
-	put(r, role, off);
-	return 0;
-}
-
-/* Starts a record of `k`: finds the schema, reserves a zeroed slot. */
-static int pw_begin(struct nvtxt_payload_writer *w, struct pw_rec *r, enum pl_kind k,
-		    unsigned tb, int64_t pid, int64_t tid, uint64_t ordinal)
-{
-	struct pw_schema *s;
-
-	s = pw_schema_get(w, k, tb, (uint64_t)pid > UINT32_MAX, (uint64_t)tid > UINT32_MAX);
-	if (!s || grow(&s->ev, &s->ev_cap, (s->nev + 1) * s->l.stride))
-		return -1;
-	r->s = s;
-	r->p = s->ev + s->nev * s->l.stride;
-	memset(r->p, 0, s->l.stride);
-	s->nev++;
-	w->pending_events++;
-	w->pending_bytes += s->l.stride;
-	put(r, PL_R_ORDINAL, ordinal);
-	put(r, PL_R_PID, (uint64_t)pid);
-	put(r, PL_R_TID, (uint64_t)tid);
+	pl_put64(p, slot->off);
 	return 0;
 }
 
 /* The timestamp that orders a batch: the record's first. */
-static void pw_ts(struct pw_rec *r, int64_t ts)
+static void pw_ts(struct pw_schema *s, int64_t ts)
 {
-	struct pw_schema *s = r->s;
-
 	if (s->nev > 1 && ts < s->last_ts)
 		s->unsorted = true;
 	s->last_ts = ts;
 }
 
-/* The optional arguments of Marker, RangePush and RangeStartEnd. */
-static int pw_optional(struct nvtxt_payload_writer *w, struct pw_rec *r,
+/* The optional arguments of Marker, RangePush and RangeStartEnd, and Present. */
+static int pw_optional(struct nvtxt_payload_writer *w, struct pw_schema *s, unsigned char *p,
 		       const struct nvtxt_event *ev)
 {
 	uint32_t present = 0;
 
 	if (ev->present & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID)) {
 		present |= PL_PRESENT_CATEGORY;
-		put(r, PL_R_CATEGORY, ev->category_id);
+		pl_put32(p + s->off[PL_R_CATEGORY], ev->category_id);
 	}
 	if (ev->present & NVTXT_BIT(NVTXT_ARG_COLOR)) {
 		present |= PL_PRESENT_COLOR;
-		put(r, PL_R_COLOR, ev->color);
+		pl_put32(p + s->off[PL_R_COLOR], ev->color);
 	}
 	if (ev->present & NVTXT_BIT(NVTXT_ARG_PAYLOAD)) {
 		present |= PL_PRESENT_PAYLOAD;
-		put(r, PL_R_PAYLOAD, (uint64_t)ev->payload);
+		pl_put64(p + s->off[PL_R_PAYLOAD], (uint64_t)ev->payload);
 	}
-	if (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE)) {
-		present |= PL_PRESENT_MESSAGE;
-		if (put_str(w, r, PL_R_MESSAGE, ev->message))
-			return -1;
-	}
-	put(r, PL_R_PRESENT, present);
+	pl_put32(p + s->off[PL_R_PRESENT],
+		 present | (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE) ? PL_PRESENT_MESSAGE : 0));
+	if (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
+		return pw_str(w, s, p + s->off[PL_R_MESSAGE], ev->message);
 	return 0;
 }
 
@@ -387,27 +524,51 @@ static int pw_optional(struct nvtxt_payload_writer *w, struct pw_rec *r,
 static int pw_range(struct nvtxt_payload_writer *w, const struct nvtxt_event *push,
 		    const struct nvtxt_event *pop)
 {
-	struct pw_rec r;
+	struct pw_schema *s;
+	unsigned char *p;
 
 	if (push->command != NVTXT_CMD_RANGE_PUSH || (unsigned)push->timebase >= NVTXT_TB_COUNT ||
 	    (pop && (pop->timebase != push->timebase || pop->ordinal <= push->ordinal))) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (pw_begin(w, &r, PL_K_PUSH_POP, push->timebase, push->process_id,
-		     push->thread_id, push->ordinal))
+	s = pw_schema_for(w, PL_K_PUSH_POP, push->timebase, push->process_id, push->thread_id);
+	p = s ? pw_record(w, s, push->ordinal, push->process_id, push->thread_id) : NULL;
+	if (!p)
 		return -1;
-	put(&r, PL_R_START, (uint64_t)push->time);
-	put(&r, PL_R_END, (uint64_t)(pop ? pop->time : push->time));
-	put(&r, PL_R_POP_ORDINAL, pop ? pop->ordinal : PL_NO_POP);
-	pw_ts(&r, push->time);
-	return pw_optional(w, &r, push);
+	pl_put64(p + s->off[PL_R_START], (uint64_t)push->time);
+	pl_put64(p + s->off[PL_R_END], (uint64_t)(pop ? pop->time : push->time));
+	pl_put64(p + s->off[PL_R_POP_ORDINAL], pop ? pop->ordinal : PL_NO_POP);
+	pw_ts(s, push->time);
+	return pw_optional(w, s, p, push);
+}
+
+/*
+ * A naming call: a record of kind k with ProcessId pid and ThreadId tid
+ * (stored when k has them), and the Name when k has one.
+ */
+static int pw_naming(struct nvtxt_payload_writer *w, enum pl_kind k, const struct nvtxt_event *ev,
+		     int64_t pid, int64_t tid)
+{
+	struct pw_schema *s = pw_schema_for(w, k, PW_NO_TB, pid, tid);
+	unsigned char *p = s ? pw_record(w, s, ev->ordinal, pid, tid) : NULL;
+
+	if (!p)
+		return -1;
+	if (s->l.at[PL_R_PARENT] >= 0)
+		pl_put32(p + s->off[PL_R_PARENT], ev->parent_category_id);
+	if (s->l.at[PL_R_CATEGORY] >= 0)
+		pl_put32(p + s->off[PL_R_CATEGORY], ev->category_id);
+	if (s->l.at[PL_R_NAME] >= 0)
+		return pw_str(w, s, p + s->off[PL_R_NAME], ev->name);
+	return 0;
 }
 
 static int pw_event(void *user, const struct nvtxt_event *ev)
 {
 	struct nvtxt_payload_writer *w = user;
-	struct pw_rec r;
+	struct pw_schema *s;
+	unsigned char *p;
 	int rc = 0;
 
 	if (w->failed)
@@ -421,23 +582,23 @@ static int pw_event(void *user, const struct nvtxt_event *ev)
 	w->next_ordinal++;
 	switch (ev->command) {
 	case NVTXT_CMD_MARKER:
-		rc = pw_begin(w, &r, PL_K_MARKER, ev->timebase, ev->process_id,
-			      ev->thread_id, ev->ordinal);
-		if (!rc) {
-			put(&r, PL_R_TIME, (uint64_t)ev->time);
-			pw_ts(&r, ev->time);
-			rc = pw_optional(w, &r, ev);
-		}
+		s = pw_schema_for(w, PL_K_MARKER, ev->timebase, ev->process_id, ev->thread_id);
+		p = s ? pw_record(w, s, ev->ordinal, ev->process_id, ev->thread_id) : NULL;
+		if (!p)
+			goto fail;
+		pl_put64(p + s->off[PL_R_TIME], (uint64_t)ev->time);
+		pw_ts(s, ev->time);
+		rc = pw_optional(w, s, p, ev);
 		break;
 	case NVTXT_CMD_RANGE_START_END:
-		rc = pw_begin(w, &r, PL_K_START_END, ev->timebase, ev->process_id,
-			      ev->thread_id, ev->ordinal);
-		if (!rc) {
-			put(&r, PL_R_START, (uint64_t)ev->start);
-			put(&r, PL_R_END, (uint64_t)ev->end);
-			pw_ts(&r, ev->start);
-			rc = pw_optional(w, &r, ev);
-		}
+		s = pw_schema_for(w, PL_K_START_END, ev->timebase, ev->process_id, ev->thread_id);
+		p = s ? pw_record(w, s, ev->ordinal, ev->process_id, ev->thread_id) : NULL;
+		if (!p)
+			goto fail;
+		pl_put64(p + s->off[PL_R_START], (uint64_t)ev->start);
+		pl_put64(p + s->off[PL_R_END], (uint64_t)ev->end);
+		pw_ts(s, ev->start);
+		rc = pw_optional(w, s, p, ev);
 		break;
 	case NVTXT_CMD_RANGE_PUSH:
 		break; /* written with its pop, or at end of file */
@@ -449,35 +610,19 @@ static int pw_event(void *user, const struct nvtxt_event *ev)
 		rc = pw_range(w, ev->push, ev);
 		break;
 	case NVTXT_CMD_NAME_CATEGORY:
-		rc = pw_begin(w, &r, PL_K_NAME_CATEGORY, PW_NO_TB, 0, 0, ev->ordinal);
-		if (!rc) {
-			put(&r, PL_R_CATEGORY, ev->category_id);
-			rc = put_str(w, &r, PL_R_NAME, ev->name);
-		}
+		rc = pw_naming(w, PL_K_NAME_CATEGORY, ev, 0, 0);
 		break;
 	case NVTXT_CMD_ADD_CHILD_CATEGORY:
-		rc = pw_begin(w, &r, PL_K_ADD_CHILD_CATEGORY, PW_NO_TB, 0, 0, ev->ordinal);
-		if (!rc) {
-			put(&r, PL_R_PARENT, ev->parent_category_id);
-			put(&r, PL_R_CATEGORY, ev->category_id);
-		}
+		rc = pw_naming(w, PL_K_ADD_CHILD_CATEGORY, ev, 0, 0);
 		break;
 	case NVTXT_CMD_NAME_OS_THREAD:
-		rc = pw_begin(w, &r, PL_K_NAME_OS_THREAD, PW_NO_TB, ev->process_id,
-			      ev->thread_id, ev->ordinal);
-		if (!rc)
-			rc = put_str(w, &r, PL_R_NAME, ev->name);
+		rc = pw_naming(w, PL_K_NAME_OS_THREAD, ev, ev->process_id, ev->thread_id);
 		break;
 	case NVTXT_CMD_NAME_PROCESS:
-		rc = pw_begin(w, &r, PL_K_NAME_PROCESS, PW_NO_TB, ev->process_id, 0,
-			      ev->ordinal);
-		if (!rc)
-			rc = put_str(w, &r, PL_R_NAME, ev->name);
+		rc = pw_naming(w, PL_K_NAME_PROCESS, ev, ev->process_id, 0);
 		break;
 	case NVTXT_CMD_SET_FILE_DISPLAY_NAME:
-		rc = pw_begin(w, &r, PL_K_SET_FILE_DISPLAY_NAME, PW_NO_TB, 0, 0, ev->ordinal);
-		if (!rc)
-			rc = put_str(w, &r, PL_R_NAME, ev->name);
+		rc = pw_naming(w, PL_K_SET_FILE_DISPLAY_NAME, ev, 0, 0);
 		break;
 	default:
 		errno = EINVAL;
@@ -561,7 +706,7 @@ static int pw_schema_section(struct nvtxt_payload_writer *w, const struct pw_sch
 		if (e->flags & PL_EF_TIMESTAMP)
 			pl_put64(p + 48, PL_TIME_DOMAIN_ID_STATIC_START + s->tb);
 	}
-	return pw_section(w, PL_SEC_SCHEMA, body, head, strings, slen, NULL, 0);
+	return pw_section(w, PL_SEC_SCHEMA, body, head, strings, slen);
 }
 
 static int pw_finish(void *user)
@@ -576,8 +721,7 @@ static int pw_finish(void *user)
 	for (unsigned tb = 0; tb < PW_NO_TB; tb++)
 		if (w->tb_used & (1u << tb))
 			pw_time_domain(tds + PL_TIME_DOMAIN_SIZE * ntd++, tb);
-	if (ntd && pw_section(w, PL_SEC_TIME_DOMAINS, tds, ntd * PL_TIME_DOMAIN_SIZE,
-			      NULL, 0, NULL, 0))
+	if (ntd && pw_section(w, PL_SEC_TIME_DOMAINS, tds, ntd * PL_TIME_DOMAIN_SIZE, NULL, 0))
 		goto fail;
 	for (struct pw_schema *s = w->first; s; s = s->next)
 		if (pw_schema_section(w, s))
@@ -606,6 +750,5 @@ fail:
 
 struct nvtxt_backend nvtxt_payload_backend(struct nvtxt_payload_writer *w)
 {
-	struct nvtxt_backend be = { w, pw_event, pw_unclosed, pw_finish };
-	return be;
+	return (struct nvtxt_backend){ w, pw_event, pw_unclosed, pw_finish };
 }
