@@ -137,12 +137,43 @@ __attribute__((unused)) static struct fuzz_mode fuzz_pick_mode(const uint8_t *da
 	return m;
 }
 
+/*
+ * The input as nvtxt_compile gets it: a pipe when pipe_input (and the data
+ * fits in one), else the memfd.  Close it unless it is fuzz_fd.
+ */
+static int fuzz_input_fd(const void *data, size_t size, bool pipe_input)
+{
+	int fd = -1;
+
+	fuzz_init();
+	if (pipe_input)
+		fd = fuzz_pipe(data, size);
+	if (fd < 0) {
+		fuzz_load(data, size);
+		fd = fuzz_fd;
+	}
+	return fd;
+}
+
 struct fuzz_out {
 	char *text;     /* malloc'd, NUL-terminated */
 	size_t len;
 	int status;     /* nvtxt_compile's return */
 	struct nvtxt_compile_result res;
 };
+
+/* An empty memstream whose text ends up in o->text and o->len. */
+static FILE *fuzz_output(struct fuzz_out *o)
+{
+	FILE *mem;
+
+	o->text = NULL;
+	o->len = 0;
+	mem = open_memstream(&o->text, &o->len);
+	if (!mem)
+		fuzz_die("open_memstream");
+	return mem;
+}
 
 /*
  * Compiles data in `mode`: check mode with the canonical NVTXT back end
@@ -159,21 +190,10 @@ __attribute__((unused)) static void fuzz_compile_mode(const void *data, size_t s
 		.diag_config = &mode->config,
 		.sink = { &fuzz_printer, nvtxt_text_printer_report },
 	};
-	int fd = -1;
+	int fd = fuzz_input_fd(data, size, mode->pipe);
 
-	fuzz_init();
 	fuzz_printer.color = mode->color;
-	if (mode->pipe)
-		fd = fuzz_pipe(data, size);
-	if (fd < 0) {
-		fuzz_load(data, size);
-		fd = fuzz_fd;
-	}
-	o->text = NULL;
-	o->len = 0;
-	mem = open_memstream(&o->text, &o->len);
-	if (!mem)
-		fuzz_die("open_memstream");
+	mem = fuzz_output(o);
 	co.fd = fd;
 	if (fmt) {
 		f.out = mem;
@@ -288,20 +308,9 @@ static void fuzz_run_paths(const void *data, size_t size, const struct fuzz_mode
 		.no_fast_paths = no_fast_paths,
 		.read_ahead = read_ahead,
 	};
-	int fd = -1;
+	int fd = fuzz_input_fd(data, size, mode->pipe);
 
-	fuzz_init();
-	if (mode->pipe)
-		fd = fuzz_pipe(data, size);
-	if (fd < 0) {
-		fuzz_load(data, size);
-		fd = fuzz_fd;
-	}
-	o->text = NULL;
-	o->len = 0;
-	mem = open_memstream(&o->text, &o->len);
-	if (!mem)
-		fuzz_die("open_memstream");
+	mem = fuzz_output(o);
 	printer.out = mem;
 	co.sink = (struct nvtxt_diag_sink){ &printer, nvtxt_text_printer_report };
 	co.fd = fd;
