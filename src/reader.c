@@ -31,6 +31,7 @@ struct reader {
 	bool in_long_line;        /* the last chunk ended inside a line longer than a chunk */
 	char *carry;              /* the incomplete last line of the last chunk */
 	size_t carry_len;
+	bool peeked;              /* reader_peek read the first chunk */
 	struct chunk *first;      /* filled by reader_peek, not parsed yet */
 	size_t first_skip;
 
@@ -287,14 +288,13 @@ static void *reader_main(void *arg)
 
 const unsigned char *reader_peek(struct reader *r, size_t *len)
 {
-	if (!r->first && !r->nall)
-		return NULL;
-	if (!r->first) {
+	if (!r->peeked) {
+		r->peeked = true;
 		r->first = r->all[0];
 		fill(r, r->first);
 	}
-	*len = r->first->len;
-	return (const unsigned char *)r->first->bytes;
+	*len = r->all[0]->len;
+	return (const unsigned char *)r->all[0]->bytes;
 }
 
 void reader_start(struct reader *r, size_t skip, uint32_t line, uint64_t offset)
