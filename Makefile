@@ -15,7 +15,10 @@ MANDIR ?= $(PREFIX)/share/man
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNINGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra
-CPPFLAGS += -Isrc -Ibuild
+# The pipeline, one folder a stage (README, "Layout"): every header is
+# included by its bare name, so each folder is on the include path.
+SRC_DIRS = lang frontend passes backends diag lib
+CPPFLAGS += $(SRC_DIRS:%=-Isrc/%) -Isrc/payload -Isrc/driver -Ibuild
 FLEX ?= flex
 BISON ?= bison
 PROVE ?= prove
@@ -24,9 +27,9 @@ B = build
 BIN = nvtxtc
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LIB_SRCS = src/lang.c src/colors.c src/util.c src/diag.c src/compile.c src/reader.c src/fast_line.c src/sema.c \
-	src/pass_pairing.c src/pass_category.c src/pass_naming.c src/emit_nvtxt.c src/fmt.c \
-	src/output.c
+LIB_SRCS = $(sort $(foreach d,$(SRC_DIRS),$(wildcard src/$(d)/*.c)))
+DRIVER_SRCS = $(sort $(wildcard src/driver/*.c))
+DRIVER_OBJS = $(DRIVER_SRCS:src/%.c=$(B)/%.o)
 UNIT_SRCS = $(filter-out tests/unit/payload.c,$(wildcard tests/unit/*.c))
 # payload: begin
 # The payload back end (nvtxt-payload(5)).  The NVTX v3 headers enable the
@@ -34,8 +37,8 @@ UNIT_SRCS = $(filter-out tests/unit/payload.c,$(wildcard tests/unit/*.c))
 # set NVTX_CPPFLAGS, otherwise the CUDA toolkit's include directory is tried.
 NVTX_INC ?= /usr/local/cuda/include
 NVTX_CPPFLAGS ?= $(if $(wildcard $(NVTX_INC)/nvtx3/nvToolsExtPayload.h),-I$(NVTX_INC) -DNVTXTC_HAVE_NVTX)
-PAYLOAD_SRCS = src/payload_write.c src/payload_read.c src/payload_dump.c \
-	$(if $(NVTX_CPPFLAGS),src/replay.c)
+PAYLOAD_SRCS = $(filter-out src/payload/replay.c,$(wildcard src/payload/*.c)) \
+	$(if $(NVTX_CPPFLAGS),src/payload/replay.c)
 LIB_SRCS += $(PAYLOAD_SRCS)
 CPPFLAGS += $(NVTX_CPPFLAGS)
 LDLIBS += $(if $(NVTX_CPPFLAGS),-ldl) -pthread
@@ -67,7 +70,7 @@ $(B)/%.o: $(B)/%.c
 	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/%.o: src/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h
-	@mkdir -p $(B)
+	@mkdir -p $(dir $@)
 	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/nvtxt.lex.o: $(B)/nvtxt.tab.h
@@ -77,8 +80,8 @@ $(B)/libnvtxt.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $(LIB_OBJS)
 
-$(BIN): $(B)/main.o $(B)/libnvtxt.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/main.o $(B)/libnvtxt.a $(LDLIBS)
+$(BIN): $(DRIVER_OBJS) $(B)/libnvtxt.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(DRIVER_OBJS) $(B)/libnvtxt.a $(LDLIBS)
 
 $(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) tests/fuzz/fuzz_common.h $(B)/libnvtxt.a
 	@mkdir -p $(B)/tests/unit
@@ -115,7 +118,7 @@ FUZZ_LIB_OBJS = $(LIB_SRCS:src/%.c=$(FUZZ_B)/obj/%.o) $(FUZZ_B)/obj/nvtxt.tab.o 
 FUZZ_BINS = $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 
 $(FUZZ_B)/obj/%.o: src/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h
-	@mkdir -p $(FUZZ_B)/obj
+	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARNINGS) $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(FUZZ_B)/obj/%.o: $(B)/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h
@@ -146,7 +149,7 @@ fuzz: $(FUZZ_BINS)
 
 .PHONY: fuzz fuzz-build
 .SECONDARY: $(FUZZ_LIB_OBJS)
--include $(wildcard $(FUZZ_B)/obj/*.d)
+-include $(wildcard $(FUZZ_B)/obj/*.d $(FUZZ_B)/obj/*/*.d)
 # fuzz: end
 
 demo: nvtxtc $(CHECK_DEPS)
@@ -196,4 +199,4 @@ bench: $(BIN) $(B)/bench/gen
 .PHONY: bench
 # bench: end
 
--include $(wildcard $(B)/*.d)
+-include $(wildcard $(B)/*.d $(B)/*/*.d)

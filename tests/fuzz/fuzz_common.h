@@ -331,7 +331,7 @@ static void fuzz_run_paths(const void *data, size_t size, const struct fuzz_mode
 }
 
 /*
- * The fast paths (src/fast_line.c, the call plans of src/sema.c) against
+ * The fast paths (src/frontend/fast_line.c, the call plans of src/passes/sema.c) against
  * the reference (every line through flex and bison, every call through
  * the full checks; nvtxt_compile_options.no_fast_paths): the same
  * diagnostics, events and AST nodes, in check mode and in syntax mode,

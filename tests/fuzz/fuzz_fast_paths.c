@@ -1,7 +1,7 @@
 /*
  * fuzz_fast_paths.c - libFuzzer target: the fast paths against the
  * reference.  Every input is compiled with the fast paths (the line scanner
- * of src/fast_line.c, the call plans of src/sema.c) and without them
+ * of src/frontend/fast_line.c, the call plans of src/passes/sema.c) and without them
  * (nvtxt_compile_options.no_fast_paths), in check mode (diagnostics as
  * printed, then the canonical NVTXT of the events) and in syntax mode (a
  * dump of every field of every AST node); aborts at any difference.

@@ -1,5 +1,5 @@
 /*
- * colors.c - unit test of the color-name table (src/colors.c): the .NET
+ * colors.c - unit test of the color-name table (src/lang/colors.c): the .NET
  * System.Drawing.Color names, matched without regard to ASCII case.
  */
 #include "nvtxt.h"

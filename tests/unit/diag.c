@@ -1,6 +1,6 @@
 /*
  * diag.c - unit test of the diagnostics engine and the GCC-format text
- * printer (src/diag.c): warning levels (off, warning, -Werror), the
+ * printer (src/diag/diag.c): warning levels (off, warning, -Werror), the
  * --max-errors caps and hidden counts, the warning names, and the exact
  * text printed for an error with an excerpt, a caret under the token, a
  * fix-it line and notes, read from an in-memory FILE.

@@ -1,5 +1,5 @@
 /*
- * emit_nvtxt.c - unit test of the normal form printer (src/emit_nvtxt.c)
+ * emit_nvtxt.c - unit test of the normal form printer (src/backends/emit_nvtxt.c)
  * against a plain reference written from nvtxt(5), CANONICAL FORM, with
  * fprintf: random events of every command (any arguments absent, integers
  * at every number of digits, both signs and the extremes, strings with

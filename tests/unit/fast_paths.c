@@ -1,6 +1,6 @@
 /*
- * fast_paths.c - the fast paths (src/fast_line.c, the call plans of
- * src/sema.c) against the reference (nvtxt_compile_options.no_fast_paths:
+ * fast_paths.c - the fast paths (src/frontend/fast_line.c, the call plans of
+ * src/passes/sema.c) against the reference (nvtxt_compile_options.no_fast_paths:
  * every line through flex and bison, every call through the full checks).
  *
  * For each input, from a regular file and from a pipe: the same

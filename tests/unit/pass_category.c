@@ -1,5 +1,5 @@
 /*
- * pass_category.c - unit test of the category pass (src/pass_category.c)
+ * pass_category.c - unit test of the category pass (src/passes/pass_category.c)
  * fed with hand-built AddChildCategory and NameCategory events: own
  * parent, one parent (same pair twice a warning, another parent an
  * error), cycles of 2, 3 and 10000 named in the error, a long chain

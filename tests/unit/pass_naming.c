@@ -1,5 +1,5 @@
 /*
- * pass_naming.c - unit test of the naming pass (src/pass_naming.c) fed
+ * pass_naming.c - unit test of the naming pass (src/passes/pass_naming.c) fed
  * with hand-built NameOsThread, NameProcess and SetFileDisplayName events:
  * a second, different name warns [-Wrename] with a note at the first; the
  * same name again is silent; threads are keyed by (ProcessId, ThreadId).

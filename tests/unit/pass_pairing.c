@@ -1,6 +1,6 @@
 /*
  * pass_pairing.c - unit test of the RangePush/RangePop pairing pass
- * (src/pass_pairing.c) fed with hand-built events: per-thread stacks,
+ * (src/passes/pass_pairing.c) fed with hand-built events: per-thread stacks,
  * nesting, interleaved threads, the three pop errors (no open push,
  * earlier than its push, other TimeBase) without cascades, ev->push and
  * its message, unclosed pushes at end of file and a deep stack.

@@ -1,6 +1,6 @@
 /*
  * sema_fast.c - unit test of the fast path of command calls in
- * src/sema.c (sema_set_fast_path): the same instructions go, line by
+ * src/passes/sema.c (sema_set_fast_path): the same instructions go, line by
  * line, to three sema instances, one with the fast path off (every call
  * takes the full checks), one with it on, and one that switches it at
  * every line, and each instance's diagnostics and back-end events are

@@ -36,7 +36,7 @@ struct nvtxt_compile_options {
 	bool no_fast_paths;
 	/*
 	 * Read and parse ahead in a second thread while this one runs the
-	 * passes (src/reader.c); the output is the same.  For a caller with a
+	 * passes (src/frontend/reader.c); the output is the same.  For a caller with a
 	 * processor to spare (nvtxtc uses it unless -j 1 or as many files as
 	 * jobs run at once).
 	 */
