@@ -96,7 +96,7 @@ instr:
 		{ struct nvtxt_loc at = @2;
 		  at.col += at.len; at.len = 0;
 		  if (!fe->line_reported)
-			diag_error(fe->diags, &at, "expected a value after '=' in the assignment to '%s', found end of line", $1.ptr);
+			diag_error(fe->diags, NVTXT_CHECK_SYNTAX, &at, "expected a value after '=' in the assignment to '%s', found end of line", $1.ptr);
 		  fe->line_reported = fe->line_syntax_error = true; }
 |	AT IDENT deflist
 		{ fe->instr = (struct nvtxt_instr){ .kind = NVTXT_I_DEFINITION, .loc = @$, .name = $2, .name_loc = @2, .end_loc = @$ }; }
@@ -253,7 +253,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct nvtxt_frontend 
 		if (found == YYSYMBOL_VALUE)
 			buf_adds(&msg, " (values are separated by ',')");
 	}
-	diag_error(fe->diags, &loc, "%s", msg.ptr);
+	diag_error(fe->diags, NVTXT_CHECK_SYNTAX, &loc, "%s", msg.ptr);
 	buf_free(&what);
 	buf_free(&msg);
 	return 0;
@@ -262,5 +262,5 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct nvtxt_frontend 
 /* Only "memory exhausted" reaches here: syntax errors go through yyreport_syntax_error. */
 static void nvtxt_yyerror(const struct nvtxt_loc *loc, struct nvtxt_frontend *fe, const char *msg)
 {
-	diag_error(fe->diags, loc, "%s (the parser's stack is full)", msg);
+	diag_error(fe->diags, NVTXT_CHECK_SYNTAX, loc, "%s (the parser's stack is full)", msg);
 }

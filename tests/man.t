@@ -38,4 +38,18 @@ same_file "$T/man.opts" "$T/help.opts" "nvtxtc(1) OPTIONS and --help list the sa
 sed -n '/^\.SH WARNINGS/,/^\.SH /p' man/nvtxtc.1 | sed -n '/^\.TP/{n;p;}' |
 	sed 's/^\.B //; s/\\-/-/g' | sort >"$T/man.w"
 same_file "$T/man.w" "$T/help.w" "nvtxtc(1) WARNINGS and --help list the same warnings"
+# The Checks list of nvtxtc(1)'s DIAGNOSTICS and the registry (--list-checks) agree both ways.
+"$NVTXTC" --list-checks | awk '{print $1}' | sort >"$T/reg.checks"
+sed -n '/^\.SS Checks/,/^\.SH /p' man/nvtxtc.1 | sed -n '/^\.TP/{n;p;}' |
+	sed 's/^\.B //; s/\\-/-/g' | sort >"$T/man.checks"
+[ -s "$T/reg.checks" ]
+ok $? "--list-checks lists checks"
+same_file "$T/man.checks" "$T/reg.checks" "nvtxtc(1) Checks and --list-checks list the same checks"
+# Every check named in the suite's expected outputs is in the registry.
+cat tests/lint/*.err tests/*.t | grep -o ' \[\(-W\(error=\)\?\)\?[a-z][a-z0-9-]*\]$' |
+	sed 's/^ \[//; s/\]$//; s/^-Werror=//; s/^-W//' | sort -u >"$T/suite.checks"
+comm -23 "$T/suite.checks" "$T/reg.checks" >"$T/unknown.checks"
+[ -s "$T/suite.checks" ] && [ ! -s "$T/unknown.checks" ]
+ok $? "every check the suite expects is in the registry"
+sed 's/^/# not in the registry: /' "$T/unknown.checks"
 done_testing

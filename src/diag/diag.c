@@ -7,39 +7,11 @@
 
 #include "diag.h"
 
-static const struct {
-	const char *name;
-	const char *description;
-} warnings[NVTXT_W_COUNT] = {
-	[NVTXT_W_UNCLOSED_RANGE] = { "unclosed-range", "a RangePush is still open at end of file" },
-	[NVTXT_W_DUPLICATE_PARENT] = { "duplicate-parent",
-				       "the same AddChildCategory pair is given twice" },
-	[NVTXT_W_RENAME] = { "rename",
-			     "a category, thread, process or file is named twice, differently" },
-};
-
-const char *nvtxt_warning_name(enum nvtxt_warning w)
-{
-	return (unsigned)w < NVTXT_W_COUNT ? warnings[w].name : NULL;
-}
-
-const char *nvtxt_warning_description(enum nvtxt_warning w)
-{
-	return (unsigned)w < NVTXT_W_COUNT ? warnings[w].description : NULL;
-}
-
-enum nvtxt_warning nvtxt_warning_lookup(const char *name)
-{
-	for (int i = 0; i < NVTXT_W_COUNT; i++)
-		if (strcmp(warnings[i].name, name) == 0)
-			return (enum nvtxt_warning)i;
-	return NVTXT_W_NONE;
-}
-
 void nvtxt_diag_config_init(struct nvtxt_diag_config *cfg)
 {
-	for (int i = 0; i < NVTXT_W_COUNT; i++)
-		cfg->level[i] = NVTXT_LEVEL_WARN;
+	for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
+		cfg->level[i] = nvtxt_check_get((enum nvtxt_check_id)i)->severity == NVTXT_SEV_ERROR
+					? NVTXT_LEVEL_ERROR : NVTXT_LEVEL_WARN;
 	cfg->max_errors = 50;
 }
 
@@ -61,19 +33,20 @@ static char *vformat(const char *fmt, va_list ap)
 	return b.ptr;
 }
 
-struct nvtxt_diag *diag_begin(struct nvtxt_diags *e, enum nvtxt_warning w,
+struct nvtxt_diag *diag_begin(struct nvtxt_diags *e, enum nvtxt_check_id check,
 			      const struct nvtxt_loc *loc, const char *fmt, ...)
 {
 	struct nvtxt_diag *d;
 	va_list ap;
+	bool error_check = nvtxt_check_get(check)->severity == NVTXT_SEV_ERROR;
 
-	if (w != NVTXT_W_NONE && e->config->level[w] == NVTXT_LEVEL_OFF)
+	if (!error_check && e->config->level[check] == NVTXT_LEVEL_OFF)
 		return NULL;
 	d = xcalloc(1, sizeof(*d));
-	d->warning = w;
-	if (w == NVTXT_W_NONE) {
+	d->check = check;
+	if (error_check) {
 		d->severity = NVTXT_SEV_ERROR;
-	} else if (e->config->level[w] == NVTXT_LEVEL_ERROR) {
+	} else if (e->config->level[check] == NVTXT_LEVEL_ERROR) {
 		d->severity = NVTXT_SEV_ERROR;
 		d->promoted = true;
 	} else {
@@ -145,12 +118,15 @@ bool diag_would_show(const struct nvtxt_diags *e, enum nvtxt_severity sev)
 	return !e->config->max_errors || n < e->config->max_errors;
 }
 
-void diag_error(struct nvtxt_diags *e, const struct nvtxt_loc *loc, const char *fmt, ...)
+void diag_error(struct nvtxt_diags *e, enum nvtxt_check_id check, const struct nvtxt_loc *loc,
+		const char *fmt, ...)
 {
 	struct nvtxt_diag *d;
 	va_list ap;
 
-	d = diag_begin(e, NVTXT_W_NONE, loc, "%s", "");
+	d = diag_begin(e, check, loc, "%s", "");
+	if (!d)
+		return;
 	va_start(ap, fmt);
 	free(d->message);
 	d->message = vformat(fmt, ap);
@@ -296,9 +272,10 @@ void nvtxt_print_diag(struct nvtxt_text_printer *p, const struct nvtxt_diag *d,
 
 	print_head(p, d->file, &d->loc, error ? SGR_RED : SGR_MAGENTA, error ? "error" : "warning",
 		   d->message);
-	if (d->warning != NVTXT_W_NONE)
-		fprintf(p->out, " [-W%s%s]", d->promoted ? "error=" : "",
-			nvtxt_warning_name(d->warning));
+	if (nvtxt_check_get(d->check)->severity == NVTXT_SEV_ERROR)
+		fprintf(p->out, " [%s]", nvtxt_check_get(d->check)->name);
+	else
+		fprintf(p->out, " [-W%s%s]", d->promoted ? "error=" : "", nvtxt_check_get(d->check)->name);
 	fputc('\n', p->out);
 	print_excerpt(p, src, &d->loc, d->fixit);
 	for (size_t i = 0; i < d->nnotes; i++) {

@@ -2,8 +2,8 @@
  * diag.h - the structured diagnostic record, the per-file engine that
  * applies -W settings and --max-errors, and the GCC-format text printer.
  *
- * Every problem nvtxtc finds is one `struct nvtxt_diag`: a severity, an
- * optional warning name, a location, a message, an optional fix-it (the
+ * Every problem nvtxtc finds is one `struct nvtxt_diag`: a severity, the
+ * check it comes from (checks.h), a location, a message, an optional fix-it (the
  * text that would replace the located token) and notes at related places.
  * Printers (text now; JSON or an LSP later) only see these records.
  */
@@ -13,25 +13,15 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "checks.h"
 #include "nvtxt.h"
 #include "util.h"
 
-enum nvtxt_severity { NVTXT_SEV_NOTE, NVTXT_SEV_WARNING, NVTXT_SEV_ERROR };
-
-/* The warnings, each with a -W name; errors have no name and are never disabled. */
-enum nvtxt_warning {
-	NVTXT_W_UNCLOSED_RANGE,   /* a RangePush still open at end of file */
-	NVTXT_W_DUPLICATE_PARENT, /* the same AddChildCategory pair twice */
-	NVTXT_W_RENAME,           /* a category, thread, process or file named twice, differently */
-	NVTXT_W_COUNT,
-	NVTXT_W_NONE = -1         /* a plain error */
-};
-
-/* "unclosed-range" etc., and a one-line description for --help. */
-const char *nvtxt_warning_name(enum nvtxt_warning w);
-const char *nvtxt_warning_description(enum nvtxt_warning w);
-/* Returns the warning called `name`, or NVTXT_W_NONE. */
-enum nvtxt_warning nvtxt_warning_lookup(const char *name);
+/*
+ * Whether a check is reported, and how (set per check by -W options; an
+ * error check is always NVTXT_LEVEL_ERROR: errors cannot be disabled).
+ */
+enum { NVTXT_LEVEL_OFF, NVTXT_LEVEL_WARN, NVTXT_LEVEL_ERROR };
 
 struct nvtxt_note {
 	struct nvtxt_loc loc; /* line 0: a note about no place in the file */
@@ -40,7 +30,7 @@ struct nvtxt_note {
 
 struct nvtxt_diag {
 	enum nvtxt_severity severity; /* as reported, after -Werror */
-	enum nvtxt_warning warning;   /* NVTXT_W_NONE for errors */
+	enum nvtxt_check_id check;    /* the check that found it (checks.def) */
 	bool promoted;                /* a warning turned into an error by -Werror */
 	const char *file;             /* the name shown for the input */
 	struct nvtxt_loc loc;
@@ -50,12 +40,12 @@ struct nvtxt_diag {
 	size_t nnotes;
 };
 
-/* What the command line decided: per warning off (0), warning (1) or error (2). */
-enum { NVTXT_LEVEL_OFF, NVTXT_LEVEL_WARN, NVTXT_LEVEL_ERROR };
+/* What the command line decided: per check NVTXT_LEVEL_OFF, _WARN or _ERROR. */
 struct nvtxt_diag_config {
-	unsigned char level[NVTXT_W_COUNT];
+	unsigned char level[NVTXT_CHECK_COUNT];
 	unsigned long max_errors;     /* 0: no cap; else errors and warnings are each capped */
 };
+/* Every check at its default severity; max_errors 50. */
 void nvtxt_diag_config_init(struct nvtxt_diag_config *cfg);
 
 struct nvtxt_source;
@@ -80,11 +70,12 @@ void nvtxt_diags_init(struct nvtxt_diags *e, const struct nvtxt_diag_config *cfg
 		      struct nvtxt_diag_sink sink, const char *file);
 
 /*
- * Starts a diagnostic at `loc`: an error when w is NVTXT_W_NONE, else the
- * warning w at its configured level.  Returns NULL when the warning is
- * disabled; diag_note, diag_fixit and diag_end accept NULL and do nothing.
+ * Starts a diagnostic of check `check` at `loc` (NULL: about the input as
+ * a whole), at the check's configured level.  Returns NULL when the check
+ * is disabled; diag_note, diag_fixit and diag_end accept NULL and do
+ * nothing.
  */
-struct nvtxt_diag *diag_begin(struct nvtxt_diags *e, enum nvtxt_warning w,
+struct nvtxt_diag *diag_begin(struct nvtxt_diags *e, enum nvtxt_check_id check,
 			      const struct nvtxt_loc *loc, const char *fmt, ...) NVTXT_PRINTF(4, 5);
 void diag_note(struct nvtxt_diag *d, const struct nvtxt_loc *loc, const char *fmt, ...)
 	NVTXT_PRINTF(3, 4);
@@ -95,9 +86,9 @@ void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d);
 /* True when a diagnostic of severity `sev` would be shown (not over the cap). */
 bool diag_would_show(const struct nvtxt_diags *e, enum nvtxt_severity sev);
 
-/* A shorthand: an error with a message and nothing else. */
-void diag_error(struct nvtxt_diags *e, const struct nvtxt_loc *loc, const char *fmt, ...)
-	NVTXT_PRINTF(3, 4);
+/* A shorthand: a diagnostic of `check` with a message and nothing else. */
+void diag_error(struct nvtxt_diags *e, enum nvtxt_check_id check, const struct nvtxt_loc *loc,
+		const char *fmt, ...) NVTXT_PRINTF(4, 5);
 
 /*
  * The source text behind locations, for the excerpt under a diagnostic:
@@ -111,7 +102,11 @@ struct nvtxt_source {
 	const char *(*line)(void *user, const struct nvtxt_loc *loc, size_t *len, uint32_t *first_col);
 };
 
-/* The GCC-format printer: FILE:LINE:COL: SEVERITY: MESSAGE [-Wname], excerpt, caret, fix-it, notes. */
+/*
+ * The GCC-format printer: FILE:LINE:COL: SEVERITY: MESSAGE [TAG], excerpt,
+ * caret, fix-it, notes.  TAG names the check: -Wname for a warning,
+ * -Werror=name for a warning made an error, name for an error.
+ */
 struct nvtxt_text_printer {
 	FILE *out;
 	bool color;

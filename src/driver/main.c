@@ -83,17 +83,35 @@ static const char usage_text[] =
 	"  --max-errors=N       show at most N errors and N warnings per file (default 50;\n"
 	"                       0: no limit)\n"
 	"  --color=WHEN         color diagnostics: auto (default), always or never\n"
+	"  --list-checks        print every check (name, severity, description) and exit\n"
 	"  -h, --help           print this help and exit\n"
 	"  -V, --version        print the version and exit\n"
 	"\n"
 	"Warnings (all enabled by default):\n";
 
+/* True when check i is a warning, which -W options select. */
+static bool is_warning(int i)
+{
+	return nvtxt_check_get((enum nvtxt_check_id)i)->severity == NVTXT_SEV_WARNING;
+}
+
+/* --list-checks: every check of the registry, one a line: name, severity, description. */
+static void list_checks(void)
+{
+	for (int i = 0; i < NVTXT_CHECK_COUNT; i++) {
+		const struct nvtxt_check *c = nvtxt_check_get((enum nvtxt_check_id)i);
+		printf("%-20s %-7s %s\n", c->name, c->severity == NVTXT_SEV_ERROR ? "error" : "warning",
+		       c->description);
+	}
+}
+
 static void help(void)
 {
 	fputs(usage_text, stdout);
-	for (int w = 0; w < NVTXT_W_COUNT; w++)
-		printf("  %-20s %s\n", nvtxt_warning_name((enum nvtxt_warning)w),
-		       nvtxt_warning_description((enum nvtxt_warning)w));
+	for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
+		if (is_warning(i))
+			printf("  %-20s %s\n", nvtxt_check_get((enum nvtxt_check_id)i)->name,
+			       nvtxt_check_get((enum nvtxt_check_id)i)->description);
 	fputs("\nExit status: 0 no errors, 1 errors (or warnings under -Werror),\n"
 	      "2 usage or I/O error.  See nvtxtc(1) and nvtxt(5).\n",
 	      stdout);
@@ -111,13 +129,13 @@ static int usage_error(const char *fmt, const char *arg)
 static int warning_option(struct options *o, const char *arg)
 {
 	static bool all_errors;
-	enum nvtxt_warning w;
+	int w;
 	const char *name = arg;
 	int level = NVTXT_LEVEL_WARN;
 
 	if (strcmp(arg, "error") == 0) {
-		for (int i = 0; i < NVTXT_W_COUNT; i++)
-			if (o->diag.level[i] != NVTXT_LEVEL_OFF)
+		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
+			if (is_warning(i) && o->diag.level[i] != NVTXT_LEVEL_OFF)
 				o->diag.level[i] = NVTXT_LEVEL_ERROR;
 		all_errors = true;
 		return 0;
@@ -134,13 +152,18 @@ static int warning_option(struct options *o, const char *arg)
 	} else if (all_errors) {
 		level = NVTXT_LEVEL_ERROR;
 	}
-	w = nvtxt_warning_lookup(name);
-	if (w == NVTXT_W_NONE) {
-		const char *names[NVTXT_W_COUNT];
+	w = nvtxt_check_lookup(name);
+	if (w >= 0 && !is_warning(w))
+		return usage_error("'-W%s' names an error check, and errors cannot be disabled or changed "
+				   "(-W options select warnings; see --list-checks)", arg);
+	if (w < 0) {
+		const char *names[NVTXT_CHECK_COUNT];
 		const char *near;
-		for (int i = 0; i < NVTXT_W_COUNT; i++)
-			names[i] = nvtxt_warning_name((enum nvtxt_warning)i);
-		near = suggest(name, strlen(name), names, NVTXT_W_COUNT);
+		size_t n = 0;
+		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
+			if (is_warning(i))
+				names[n++] = nvtxt_check_get((enum nvtxt_check_id)i)->name;
+		near = suggest(name, strlen(name), names, n);
 		if (near) {
 			fprintf(stderr, "nvtxtc: error: unknown warning '-W%s'; did you mean '%s'?\n", arg, near);
 			return 2;
@@ -680,13 +703,14 @@ static void print_totals(const struct totals *t)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_EMIT = 256, OPT_STDIN_NAME, OPT_MAX_ERRORS, OPT_COLOR, OPT_CHECK };
+	enum { OPT_EMIT = 256, OPT_STDIN_NAME, OPT_MAX_ERRORS, OPT_COLOR, OPT_CHECK, OPT_LIST_CHECKS };
 	static const struct option longopts[] = {
 		{ "emit", required_argument, NULL, OPT_EMIT },
 		{ "stdin-name", required_argument, NULL, OPT_STDIN_NAME },
 		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -716,6 +740,9 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("nvtxtc %s\n", NVTXTC_VERSION);
 			return 0;
+		case OPT_LIST_CHECKS:
+			list_checks();
+			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
 		case 'o':
 			opt.output = optarg;
 			break;
@@ -736,8 +763,9 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'w':
-			for (int i = 0; i < NVTXT_W_COUNT; i++)
-				opt.diag.level[i] = NVTXT_LEVEL_OFF;
+			for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
+				if (is_warning(i))
+					opt.diag.level[i] = NVTXT_LEVEL_OFF;
 			break;
 		case OPT_EMIT:
 			if (strcmp(optarg, "nvtxt") == 0)

@@ -82,7 +82,7 @@ static size_t start_input(struct nvtxt_frontend *fe)
 	}
 	if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
 		at.len = 2;
-		diag_error(fe->diags, &at,
+		diag_error(fe->diags, NVTXT_CHECK_ENCODING, &at,
 			   "the file is UTF-16 (it starts with a UTF-16 byte order mark %s); NVTXT files are UTF-8: convert it, e.g. with iconv -f UTF-16 -t UTF-8",
 			   p[0] == 0xFF ? "FF FE" : "FE FF");
 		fe->stop = true;
@@ -90,7 +90,7 @@ static size_t start_input(struct nvtxt_frontend *fe)
 	}
 	if (n >= 4 && ((p[0] == 0 && p[1] && p[2] == 0 && p[3]) || (p[0] && p[1] == 0 && p[2] && p[3] == 0))) {
 		at.len = 1;
-		diag_error(fe->diags, &at,
+		diag_error(fe->diags, NVTXT_CHECK_ENCODING, &at,
 			   "the file looks like UTF-16 without a byte order mark (it has NUL bytes between its characters); NVTXT files are UTF-8");
 		fe->stop = true;
 	}
@@ -212,7 +212,7 @@ void frontend_add_value(struct nvtxt_frontend *fe, const struct nvtxt_value *v)
 	if (fe->nvalues >= FRONTEND_MAX_VALUES) {
 		/* no command takes so many: say so once, keep memory bounded */
 		if (fe->nvalues == FRONTEND_MAX_VALUES && !fe->line_reported) {
-			diag_error(fe->diags, &v->loc,
+			diag_error(fe->diags, NVTXT_CHECK_TOO_MANY_VALUES, &v->loc,
 				   "too many values on one line: a command takes at most 9, and this line has more than %d",
 				   FRONTEND_MAX_VALUES);
 			fe->line_reported = true;
@@ -235,7 +235,7 @@ void frontend_add_arg(struct nvtxt_frontend *fe, struct nvtxt_str name, const st
 {
 	if (fe->nargs >= FRONTEND_MAX_VALUES) {
 		if (!fe->line_reported)
-			diag_error(fe->diags, loc,
+			diag_error(fe->diags, NVTXT_CHECK_TOO_MANY_VALUES, loc,
 				   "too many argument names in one definition: a command has at most 9, and this line has more than %d",
 				   FRONTEND_MAX_VALUES);
 		fe->line_reported = fe->line_syntax_error = true;

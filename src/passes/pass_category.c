@@ -107,7 +107,7 @@ static bool add_child(struct category *c, struct nvtxt_diags *d, const struct nv
 	struct nvtxt_diag *dg;
 
 	if (pid == cid) {
-		diag_error(d, &ev->loc, "category %u cannot be its own parent", (unsigned)cid);
+		diag_error(d, NVTXT_CHECK_SELF_PARENT, &ev->loc, "category %u cannot be its own parent", (unsigned)cid);
 		return false;
 	}
 	parent = node_of(c, pid);
@@ -115,14 +115,14 @@ static bool add_child(struct category *c, struct nvtxt_diags *d, const struct nv
 	if (has_parent(c, child)) {
 		uint32_t old = c->nodes[child].parent;
 		if (old == parent) {
-			dg = diag_begin(d, NVTXT_W_DUPLICATE_PARENT, &ev->loc,
+			dg = diag_begin(d, NVTXT_CHECK_DUPLICATE_PARENT, &ev->loc,
 					"category %u is already a child of category %u", (unsigned)cid,
 					(unsigned)pid);
 			diag_note(dg, &c->nodes[child].loc, "first made a child here");
 			diag_end(d, dg);
 			return true;
 		}
-		dg = diag_begin(d, NVTXT_W_NONE, &ev->loc,
+		dg = diag_begin(d, NVTXT_CHECK_SECOND_PARENT, &ev->loc,
 				"category %u already has parent %u; a category has at most one parent",
 				(unsigned)cid, (unsigned)c->nodes[old].id);
 		diag_note(dg, &c->nodes[child].loc, "category %u was made a child of %u here",
@@ -134,7 +134,7 @@ static bool add_child(struct category *c, struct nvtxt_diags *d, const struct nv
 		struct buf cycle = { 0 };
 		uint32_t *path;
 		size_t length = describe_cycle(c, child, parent, &cycle, &path);
-		dg = diag_begin(d, NVTXT_W_NONE, &ev->loc,
+		dg = diag_begin(d, NVTXT_CHECK_CATEGORY_CYCLE, &ev->loc,
 				"making category %u a child of %u would close a cycle of %zu categories (parent -> child): %s",
 				(unsigned)cid, (unsigned)pid, length, cycle.ptr);
 		/* the other edges of the cycle, from the top, at most three */
@@ -166,7 +166,7 @@ bool category_event(struct category *c, struct nvtxt_diags *d, const struct nvtx
 		struct buf a = { 0 }, b = { 0 };
 		describe_string(&a, ev->name.ptr, ev->name.len);
 		describe_string(&b, old->name, old->len);
-		dg = diag_begin(d, NVTXT_W_RENAME, &ev->loc, "category %u is named %s here but was named %s before",
+		dg = diag_begin(d, NVTXT_CHECK_RENAME, &ev->loc, "category %u is named %s here but was named %s before",
 				(unsigned)ev->category_id, a.ptr, b.ptr);
 		diag_note(dg, &old->loc, "first named here");
 		diag_end(d, dg);

@@ -47,7 +47,7 @@ void naming_event(struct naming *n, struct nvtxt_diags *d, const struct nvtxt_ev
 	if (old && (old->len != ev->name.len || memcmp(old->name, ev->name.ptr, old->len) != 0)) {
 		describe_string(&a, ev->name.ptr, ev->name.len);
 		describe_string(&b, old->name, old->len);
-		dg = diag_begin(d, NVTXT_W_RENAME, &ev->loc, "%s is set to %s here but was %s before",
+		dg = diag_begin(d, NVTXT_CHECK_RENAME, &ev->loc, "%s is set to %s here but was %s before",
 				what.ptr, a.ptr, b.ptr);
 		diag_note(dg, &old->loc, "first set here");
 		diag_end(d, dg);

@@ -111,7 +111,7 @@ bool pairing_event(struct pairing *p, struct nvtxt_diags *d, struct nvtxt_event 
 		return false;
 	}
 	if (!t || t->n == 0) {
-		diag_error(d, &ev->loc,
+		diag_error(d, NVTXT_CHECK_POP_WITHOUT_PUSH, &ev->loc,
 			   "RangePop without an open RangePush on thread %lld of process %lld",
 			   (long long)ev->thread_id, (long long)ev->process_id);
 		return false;
@@ -123,14 +123,14 @@ bool pairing_event(struct pairing *p, struct nvtxt_diags *d, struct nvtxt_event 
 	}
 	fix_message(t, top);
 	if (top->ev.timebase != ev->timebase) {
-		dg = diag_begin(d, NVTXT_W_NONE, &ev->loc,
+		dg = diag_begin(d, NVTXT_CHECK_POP_TIMEBASE, &ev->loc,
 				"RangePop uses TimeBase %s but the RangePush it closes uses %s",
 				nvtxt_timebase_name(ev->timebase), nvtxt_timebase_name(top->ev.timebase));
 		diag_note(dg, &top->ev.loc, "the RangePush is here");
 		diag_end(d, dg);
 		ok = false;
 	} else if (ev->time < top->ev.time) {
-		dg = diag_begin(d, NVTXT_W_NONE, &ev->loc,
+		dg = diag_begin(d, NVTXT_CHECK_POP_BEFORE_PUSH, &ev->loc,
 				"RangePop at time %lld is earlier than the RangePush it closes, at time %lld",
 				(long long)ev->time, (long long)top->ev.time);
 		diag_note(dg, &top->ev.loc, "the RangePush is here");
@@ -209,7 +209,7 @@ int pairing_finish(struct pairing *p, struct nvtxt_diags *d, const struct nvtxt_
 		struct nvtxt_diag *dg;
 
 		fix_message(t, r);
-		dg = diag_begin(d, NVTXT_W_UNCLOSED_RANGE, &r->ev.loc,
+		dg = diag_begin(d, NVTXT_CHECK_UNCLOSED_RANGE, &r->ev.loc,
 				"RangePush is never popped: thread %lld of process %lld ends with it open",
 				(long long)r->ev.thread_id, (long long)r->ev.process_id);
 		diag_end(d, dg);

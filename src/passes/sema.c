@@ -147,7 +147,7 @@ static bool expand(struct sema *s, struct nvtxt_value *v)
 	b = var_get(s, v->text);
 	if (!b) {
 		const char *near = diag_would_show(s->diags, NVTXT_SEV_ERROR) ? var_suggest(s, v->text) : NULL;
-		struct nvtxt_diag *d = diag_begin(s->diags, NVTXT_W_NONE, &loc, "undefined variable '%.*s'%s%s%s",
+		struct nvtxt_diag *d = diag_begin(s->diags, NVTXT_CHECK_UNDEFINED_VARIABLE, &loc, "undefined variable '%.*s'%s%s%s",
 						  (int)v->text.len, v->text.ptr,
 						  near ? "; did you mean '" : ": no assignment to it comes before this line",
 						  near ? near : "", near ? "'?" : "");
@@ -267,12 +267,12 @@ static int command(struct sema *s, const struct nvtxt_instr *in)
 		near = suggest(in->name.ptr, in->name.len, names, NVTXT_CMD_COUNT);
 	}
 	if (near) {
-		d = diag_begin(s->diags, NVTXT_W_NONE, &in->name_loc,
+		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_COMMAND, &in->name_loc,
 			       "unknown command '%.*s'; did you mean '%s'?", (int)in->name.len,
 			       in->name.ptr, near);
 		diag_fixit(d, near);
 	} else {
-		d = diag_begin(s->diags, NVTXT_W_NONE, &in->name_loc,
+		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_COMMAND, &in->name_loc,
 			       "unknown command '%.*s': expected one of Marker, RangePush, RangePop, RangeStartEnd, NameCategory, AddChildCategory, NameOsThread, NameProcess or SetFileDisplayName",
 			       (int)in->name.len, in->name.ptr);
 	}
@@ -312,12 +312,12 @@ static void definition(struct sema *s, const struct nvtxt_instr *in)
 			near = suggest(a.ptr, a.len, cands, n);
 			list_args(&list, (enum nvtxt_command)cmd);
 			if (near) {
-				d = diag_begin(s->diags, NVTXT_W_NONE, &in->arg_locs[i],
+				d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_ARGUMENT, &in->arg_locs[i],
 					       "'%.*s' is not an argument of %s; did you mean '%s'?",
 					       (int)a.len, a.ptr, nvtxt_command_name((enum nvtxt_command)cmd), near);
 				diag_fixit(d, near);
 			} else {
-				d = diag_begin(s->diags, NVTXT_W_NONE, &in->arg_locs[i],
+				d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_ARGUMENT, &in->arg_locs[i],
 					       "'%.*s' is not an argument of %s", (int)a.len, a.ptr,
 					       nvtxt_command_name((enum nvtxt_command)cmd));
 			}
@@ -329,7 +329,7 @@ static void definition(struct sema *s, const struct nvtxt_instr *in)
 		}
 		for (size_t j = 0; j < def.nargs; j++) {
 			if (def.args[j] == (enum nvtxt_arg)arg) {
-				d = diag_begin(s->diags, NVTXT_W_NONE, &in->arg_locs[i],
+				d = diag_begin(s->diags, NVTXT_CHECK_DUPLICATE_ARGUMENT, &in->arg_locs[i],
 					       "argument '%s' is listed twice in the definition of %s",
 					       nvtxt_arg_name((enum nvtxt_arg)arg),
 					       nvtxt_command_name((enum nvtxt_command)cmd));
@@ -393,8 +393,8 @@ static void describe_value(struct buf *b, const struct nvtxt_value *v)
  * value at the $Name with a note at the assignment; a static value at the
  * assignment (once per assignment) with a note at the call.
  */
-static void bad_value(struct call *c, enum nvtxt_arg arg, const char *expected, const char *hint,
-		      const char *fixit)
+static void bad_value(struct call *c, enum nvtxt_check_id check, enum nvtxt_arg arg, const char *expected,
+		      const char *hint, const char *fixit)
 {
 	struct arg_value *av = &c->a[arg];
 	const struct nvtxt_binding *b = av->v.origin;
@@ -410,7 +410,7 @@ static void bad_value(struct call *c, enum nvtxt_arg arg, const char *expected, 
 		mb->reported |= NVTXT_BIT(arg);
 	}
 	describe_value(&found, &av->v);
-	d = diag_begin(c->s->diags, NVTXT_W_NONE, &av->v.loc, "expected %s for %s, found %s%s%s", expected,
+	d = diag_begin(c->s->diags, check, &av->v.loc, "expected %s for %s, found %s%s%s", expected,
 		       argname, found.ptr, hint ? "; " : "", hint ? hint : "");
 	if (fixit && (!b || (av->is_static && !b->expanded)))
 		diag_fixit(d, fixit);
@@ -627,7 +627,7 @@ static void report_not_integer(struct call *c, enum nvtxt_arg arg, const char *e
 		hint = "a comment must be on a line of its own";
 	else if (v->quote)
 		hint = "a quoted value is always a String";
-	bad_value(c, arg, expected, hint, NULL);
+	bad_value(c, NVTXT_CHECK_TYPE_MISMATCH, arg, expected, hint, NULL);
 }
 
 static void report_color(struct call *c, enum conv r)
@@ -638,13 +638,13 @@ static void report_color(struct call *c, enum conv r)
 
 	switch (r) {
 	case CONV_HEX_NOT_DIGIT:
-		bad_value(c, NVTXT_ARG_COLOR, expected,
+		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected,
 			  "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)", NULL);
 		return;
 	case CONV_HEX_COUNT:
 		snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), not %zu",
 			 v->text.len - 2);
-		bad_value(c, NVTXT_ARG_COLOR, expected, hint, NULL);
+		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, NULL);
 		return;
 	case CONV_UNKNOWN_NAME: {
 		const char *cands[160];
@@ -655,14 +655,14 @@ static void report_color(struct call *c, enum conv r)
 		near = suggest(v->text.ptr, v->text.len, cands, n);
 		if (near) {
 			snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
-			bad_value(c, NVTXT_ARG_COLOR, expected, hint, near);
+			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, near);
 		} else {
-			bad_value(c, NVTXT_ARG_COLOR, expected, "not a color name of .NET's System.Drawing.Color", NULL);
+			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, "not a color name of .NET's System.Drawing.Color", NULL);
 		}
 		return;
 	}
 	default:
-		bad_value(c, NVTXT_ARG_COLOR, expected, NULL, NULL);
+		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, NULL, NULL);
 		return;
 	}
 }
@@ -681,11 +681,11 @@ static void report_timebase(struct call *c, enum conv r)
 		near = suggest(v->text.ptr, v->text.len, cands, NVTXT_TB_COUNT);
 		if (near) {
 			snprintf(hint, sizeof(hint), "did you mean '%s'? (time bases are spelt exactly)", near);
-			bad_value(c, NVTXT_ARG_TIMEBASE, expected, hint, near);
+			bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected, hint, near);
 			return;
 		}
 	}
-	bad_value(c, NVTXT_ARG_TIMEBASE, expected, NULL, NULL);
+	bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected, NULL, NULL);
 }
 
 static void report_not_string(struct call *c, enum nvtxt_arg arg)
@@ -696,7 +696,7 @@ static void report_not_string(struct call *c, enum nvtxt_arg arg)
 	buf_addc(&fix, '"');
 	buf_add(&fix, v->text.ptr, v->text.len);
 	buf_addc(&fix, '"');
-	bad_value(c, arg, "a String", "quote it to make it a String", fix.ptr);
+	bad_value(c, NVTXT_CHECK_TYPE_MISMATCH, arg, "a String", "quote it to make it a String", fix.ptr);
 	buf_free(&fix);
 }
 
@@ -717,7 +717,7 @@ static void report_conv(struct call *c, enum nvtxt_arg arg, enum conv r, bool re
 		if (r == CONV_NOT_INTEGER)
 			report_not_integer(c, arg, expected);
 		else
-			bad_value(c, arg, expected, "only TimeBase Relative allows negative timestamps", NULL);
+			bad_value(c, NVTXT_CHECK_OUT_OF_RANGE, arg, expected, "only TimeBase Relative allows negative timestamps", NULL);
 		return;
 	case NVTXT_ARG_PROCESS_ID:
 	case NVTXT_ARG_THREAD_ID:
@@ -746,7 +746,7 @@ static void report_conv(struct call *c, enum nvtxt_arg arg, enum conv r, bool re
 	if (r == CONV_NOT_INTEGER)
 		report_not_integer(c, arg, expected);
 	else
-		bad_value(c, arg, expected, NULL, NULL);
+		bad_value(c, NVTXT_CHECK_OUT_OF_RANGE, arg, expected, NULL, NULL);
 }
 
 static void arity_error(struct call *c, const enum nvtxt_arg *listed, size_t nlisted)
@@ -762,7 +762,7 @@ static void arity_error(struct call *c, const enum nvtxt_arg *listed, size_t nli
 		buf_printf(&names, "%s%s", i ? ", " : "", nvtxt_arg_name(listed[i]));
 	if (in->nvalues > nlisted)
 		loc = in->values[nlisted].loc;
-	d = diag_begin(c->s->diags, NVTXT_W_NONE, &loc,
+	d = diag_begin(c->s->diags, NVTXT_CHECK_ARITY, &loc,
 		       "%s expects %zu value%s (%s), found %zu", cmd, nlisted, nlisted == 1 ? "" : "s",
 		       nlisted ? names.ptr : "none", in->nvalues);
 	if (def->custom)
@@ -825,7 +825,7 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 		}
 		if (av->v.kind == NVTXT_V_ABSENT) {
 			if (!nvtxt_arg_is_optional(listed[i])) {
-				diag_error(s->diags, &av->v.loc, "missing value for %s, a required argument of %s",
+				diag_error(s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &av->v.loc, "missing value for %s, a required argument of %s",
 					   nvtxt_arg_name(listed[i]), nvtxt_command_name(c.cmd));
 				c.bad = true;
 			}
@@ -870,11 +870,11 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 			buf_printf(&names, "%s%s", i ? (i + 1 == nmissing ? " and " : ", ") : "",
 				   nvtxt_arg_name(missing[i]));
 		if (nmissing == 1)
-			d = diag_begin(s->diags, NVTXT_W_NONE, &in->name_loc,
+			d = diag_begin(s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &in->name_loc,
 				       "%s needs a value for %s: its definition does not list it, so it is static, and no variable '%s' is assigned before this call",
 				       nvtxt_command_name(c.cmd), names.ptr, names.ptr);
 		else
-			d = diag_begin(s->diags, NVTXT_W_NONE, &in->name_loc,
+			d = diag_begin(s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &in->name_loc,
 				       "%s needs values for %s: its definition does not list them, so they are static, and no variables of those names are assigned before this call",
 				       nvtxt_command_name(c.cmd), names.ptr);
 		diag_note(d, &def->loc, "the definition of %s is here", nvtxt_command_name(c.cmd));
@@ -908,7 +908,7 @@ static bool call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtx
 
 	/* ranges: a start/end range may be empty but not reversed */
 	if (c.cmd == NVTXT_CMD_RANGE_START_END && ev->start > ev->end) {
-		struct nvtxt_diag *d = diag_begin(s->diags, NVTXT_W_NONE, &c.a[NVTXT_ARG_END].v.loc,
+		struct nvtxt_diag *d = diag_begin(s->diags, NVTXT_CHECK_END_BEFORE_START, &c.a[NVTXT_ARG_END].v.loc,
 			"RangeStartEnd ends before it starts: End %lld is less than Start %lld",
 			(long long)ev->end, (long long)ev->start);
 		diag_note(d, &c.a[NVTXT_ARG_START].v.loc, "Start is given here");

@@ -122,11 +122,11 @@ __attribute__((unused)) static struct fuzz_mode fuzz_pick_mode(const uint8_t *da
 	switch (selector % 8) {
 	case 0: m.pipe = true; break;
 	case 1:
-		for (int i = 0; i < NVTXT_W_COUNT; i++)
+		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
 			m.config.level[i] = NVTXT_LEVEL_ERROR;
 		break;
 	case 2:
-		for (int i = 0; i < NVTXT_W_COUNT; i++)
+		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
 			m.config.level[i] = NVTXT_LEVEL_OFF;
 		break;
 	case 3: m.config.max_errors = 1; break;

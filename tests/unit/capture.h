@@ -19,7 +19,7 @@ struct cap_note {
 
 struct cap_diag {
 	enum nvtxt_severity severity;
-	enum nvtxt_warning warning;
+	enum nvtxt_check_id check;
 	int promoted;
 	struct nvtxt_loc loc;
 	char *file;
@@ -64,7 +64,7 @@ static void cap_report(void *user, const struct nvtxt_diag *d, const struct nvtx
 	x = &c->d[c->n++];
 	memset(x, 0, sizeof(*x));
 	x->severity = d->severity;
-	x->warning = d->warning;
+	x->check = d->check;
 	x->promoted = d->promoted;
 	x->loc = d->loc;
 	x->file = cap_strdup(d->file);
@@ -164,9 +164,9 @@ static long cap_sev(const struct capture *c, size_t i)
 	return i < c->n ? (long)c->d[i].severity : -1;
 }
 
-static long cap_warning(const struct capture *c, size_t i)
+static long cap_check(const struct capture *c, size_t i)
 {
-	return i < c->n ? (long)c->d[i].warning : -100;
+	return i < c->n ? (long)c->d[i].check : -100;
 }
 
 /* Marks the helpers used so that a test using only some of them builds with -Werror. */
@@ -178,7 +178,7 @@ static inline void cap_unused(void)
 	(void)cap_col;
 	(void)cap_note_line;
 	(void)cap_sev;
-	(void)cap_warning;
+	(void)cap_check;
 	(void)cap_clear;
 	(void)cap_free;
 	(void)cap_sink;

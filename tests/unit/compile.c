@@ -318,7 +318,7 @@ static void check_ranges(struct run *r, const char *what)
 	tap_is_int(e[6].ev.thread_id, 4, "%s: unclosed push thread", what);
 
 	tap_is_int(r->cap.n, 1, "%s: one diagnostic", what);
-	tap_is_int(cap_warning(&r->cap, 0), NVTXT_W_UNCLOSED_RANGE, "%s: -Wunclosed-range", what);
+	tap_is_int(cap_check(&r->cap, 0), NVTXT_CHECK_UNCLOSED_RANGE, "%s: -Wunclosed-range", what);
 	tap_is_int(cap_line(&r->cap, 0), 13, "%s: at line 13", what);
 	tap_ok(r->cap.n == 1 && r->cap.d[0].excerpt &&
 	       strcmp(r->cap.d[0].excerpt, "RangePush, 50, 4, $Msg") == 0,
@@ -659,7 +659,7 @@ static void test_edges(void)
 
 	/* -Werror=unclosed-range */
 	run_init(&r);
-	r.cfg.level[NVTXT_W_UNCLOSED_RANGE] = NVTXT_LEVEL_ERROR;
+	r.cfg.level[NVTXT_CHECK_UNCLOSED_RANGE] = NVTXT_LEVEL_ERROR;
 	tap_is_int(compile(&r, "RangePush, 1, Qpc, 1, 1,,,,\n", IN_FILE), 1, "-Werror: status 1");
 	tap_ok(r.res.errors == 1 && r.res.warnings == 0, "-Werror: one error, no warning");
 	tap_ok(r.cap.n == 1 && r.cap.d[0].promoted, "-Werror: promoted");

@@ -77,25 +77,42 @@ static void test_names(void)
 
 	memset(&cfg, 0xAB, sizeof(cfg));
 	nvtxt_diag_config_init(&cfg);
-	tap_ok(cfg.level[NVTXT_W_UNCLOSED_RANGE] == NVTXT_LEVEL_WARN &&
-	       cfg.level[NVTXT_W_DUPLICATE_PARENT] == NVTXT_LEVEL_WARN &&
-	       cfg.level[NVTXT_W_RENAME] == NVTXT_LEVEL_WARN, "config: every warning on by default");
+	tap_ok(cfg.level[NVTXT_CHECK_UNCLOSED_RANGE] == NVTXT_LEVEL_WARN &&
+	       cfg.level[NVTXT_CHECK_DUPLICATE_PARENT] == NVTXT_LEVEL_WARN &&
+	       cfg.level[NVTXT_CHECK_RENAME] == NVTXT_LEVEL_WARN, "config: every warning on by default");
 	tap_is_int(cfg.max_errors, 50, "config: --max-errors defaults to 50");
 
-	tap_is_int(NVTXT_W_COUNT, 3, "three warnings");
-	tap_is_str(nvtxt_warning_name(NVTXT_W_UNCLOSED_RANGE), "unclosed-range", "name: unclosed-range");
-	tap_is_str(nvtxt_warning_name(NVTXT_W_DUPLICATE_PARENT), "duplicate-parent", "name: duplicate-parent");
-	tap_is_str(nvtxt_warning_name(NVTXT_W_RENAME), "rename", "name: rename");
-	tap_ok(nvtxt_warning_name(NVTXT_W_NONE) == NULL, "name: NVTXT_W_NONE has none");
-	tap_ok(nvtxt_warning_name(NVTXT_W_COUNT) == NULL, "name: past the end has none");
-	tap_ok(nvtxt_warning_description(NVTXT_W_RENAME) != NULL &&
-	       nvtxt_warning_description(NVTXT_W_NONE) == NULL, "descriptions");
-	tap_is_int(nvtxt_warning_lookup("unclosed-range"), NVTXT_W_UNCLOSED_RANGE, "lookup: unclosed-range");
-	tap_is_int(nvtxt_warning_lookup("duplicate-parent"), NVTXT_W_DUPLICATE_PARENT, "lookup: duplicate-parent");
-	tap_is_int(nvtxt_warning_lookup("rename"), NVTXT_W_RENAME, "lookup: rename");
-	tap_is_int(nvtxt_warning_lookup("Rename"), NVTXT_W_NONE, "lookup: case-sensitive");
-	tap_is_int(nvtxt_warning_lookup("renam"), NVTXT_W_NONE, "lookup: no prefix match");
-	tap_is_int(nvtxt_warning_lookup(""), NVTXT_W_NONE, "lookup: empty");
+	for (int i = 0; i < NVTXT_CHECK_COUNT; i++) {
+		const struct nvtxt_check *c = nvtxt_check_get((enum nvtxt_check_id)i);
+		tap_ok(cfg.level[i] == (c->severity == NVTXT_SEV_ERROR ? NVTXT_LEVEL_ERROR : NVTXT_LEVEL_WARN),
+		       "config: %s at its default severity", c->name);
+	}
+	tap_is_str(nvtxt_check_get(NVTXT_CHECK_UNCLOSED_RANGE)->name, "unclosed-range", "name: unclosed-range");
+	tap_is_str(nvtxt_check_get(NVTXT_CHECK_DUPLICATE_PARENT)->name, "duplicate-parent", "name: duplicate-parent");
+	tap_is_str(nvtxt_check_get(NVTXT_CHECK_RENAME)->name, "rename", "name: rename");
+	tap_is_str(nvtxt_check_get(NVTXT_CHECK_UNDEFINED_VARIABLE)->name, "undefined-variable",
+		   "name: undefined-variable");
+	tap_ok(nvtxt_check_get(NVTXT_CHECK_COUNT) == NULL, "name: past the end has none");
+	tap_ok(nvtxt_check_get((enum nvtxt_check_id)-1) == NULL, "name: before the start has none");
+	tap_is_int(nvtxt_check_lookup("unclosed-range"), NVTXT_CHECK_UNCLOSED_RANGE, "lookup: unclosed-range");
+	tap_is_int(nvtxt_check_lookup("duplicate-parent"), NVTXT_CHECK_DUPLICATE_PARENT, "lookup: duplicate-parent");
+	tap_is_int(nvtxt_check_lookup("rename"), NVTXT_CHECK_RENAME, "lookup: rename");
+	tap_is_int(nvtxt_check_lookup("arity"), NVTXT_CHECK_ARITY, "lookup: an error check");
+	tap_is_int(nvtxt_check_lookup("Rename"), -1, "lookup: case-sensitive");
+	tap_is_int(nvtxt_check_lookup("renam"), -1, "lookup: no prefix match");
+	tap_is_int(nvtxt_check_lookup(""), -1, "lookup: empty");
+	/* the registry's rows: names unique and kebab-case, every field given */
+	for (int i = 0; i < NVTXT_CHECK_COUNT; i++) {
+		const struct nvtxt_check *c = nvtxt_check_get((enum nvtxt_check_id)i);
+		bool kebab = c->name[0] >= 'a' && c->name[0] <= 'z';
+		for (const char *p = c->name; *p; p++)
+			kebab = kebab && ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+					  (*p == '-' && p[1] && p[1] != '-'));
+		tap_ok(kebab && nvtxt_check_lookup(c->name) == i, "registry: %s is kebab-case and unique", c->name);
+		tap_ok(c->description[0] && c->section[0] &&
+		       (c->severity == NVTXT_SEV_ERROR || c->severity == NVTXT_SEV_WARNING),
+		       "registry: %s has a description, a section and a severity", c->name);
+	}
 }
 
 static void test_levels(void)
@@ -112,8 +129,8 @@ static void test_levels(void)
 	       e.source == NULL, "init: counts zero, no source");
 
 	/* off: nothing at all */
-	cfg.level[NVTXT_W_RENAME] = NVTXT_LEVEL_OFF;
-	d = diag_begin(&e, NVTXT_W_RENAME, &l, "renamed %d", 1);
+	cfg.level[NVTXT_CHECK_RENAME] = NVTXT_LEVEL_OFF;
+	d = diag_begin(&e, NVTXT_CHECK_RENAME, &l, "renamed %d", 1);
 	tap_ok(d == NULL, "off: diag_begin returns NULL");
 	diag_note(d, &l, "ignored");
 	diag_fixit(d, "ignored");
@@ -122,8 +139,8 @@ static void test_levels(void)
 	tap_is_int(cap.n, 0, "off: nothing sent");
 
 	/* warning */
-	cfg.level[NVTXT_W_RENAME] = NVTXT_LEVEL_WARN;
-	d = diag_begin(&e, NVTXT_W_RENAME, &l, "renamed %d", 2);
+	cfg.level[NVTXT_CHECK_RENAME] = NVTXT_LEVEL_WARN;
+	d = diag_begin(&e, NVTXT_CHECK_RENAME, &l, "renamed %d", 2);
 	tap_ok(d != NULL, "warn: a diagnostic");
 	if (d) {
 		tap_is_int(d->severity, NVTXT_SEV_WARNING, "warn: severity warning");
@@ -136,36 +153,36 @@ static void test_levels(void)
 	tap_is_str(cap_msg(&cap, 0), "renamed 2", "warn: message formatted");
 	tap_ok(cap.n == 1 && cap.d[0].loc.line == 4 && cap.d[0].loc.col == 2 && cap.d[0].loc.len == 3,
 	       "warn: location kept");
-	tap_is_int(cap_warning(&cap, 0), NVTXT_W_RENAME, "warn: warning id");
+	tap_is_int(cap_check(&cap, 0), NVTXT_CHECK_RENAME, "warn: warning id");
 
 	/* -Werror */
-	cfg.level[NVTXT_W_RENAME] = NVTXT_LEVEL_ERROR;
-	d = diag_begin(&e, NVTXT_W_RENAME, &l, "renamed %d", 3);
+	cfg.level[NVTXT_CHECK_RENAME] = NVTXT_LEVEL_ERROR;
+	d = diag_begin(&e, NVTXT_CHECK_RENAME, &l, "renamed %d", 3);
 	diag_end(&e, d);
 	tap_is_int(e.errors, 1, "-Werror: counted as an error");
 	tap_is_int(e.warnings, 1, "-Werror: warnings unchanged");
 	tap_is_int(cap_sev(&cap, 1), NVTXT_SEV_ERROR, "-Werror: severity error");
 	tap_ok(cap.n == 2 && cap.d[1].promoted, "-Werror: promoted");
-	tap_is_int(cap_warning(&cap, 1), NVTXT_W_RENAME, "-Werror: keeps its warning id");
+	tap_is_int(cap_check(&cap, 1), NVTXT_CHECK_RENAME, "-Werror: keeps its warning id");
 
 	/* other warnings keep their own level */
-	d = diag_begin(&e, NVTXT_W_UNCLOSED_RANGE, NULL, "open");
+	d = diag_begin(&e, NVTXT_CHECK_UNCLOSED_RANGE, NULL, "open");
 	diag_end(&e, d);
 	tap_is_int(cap_sev(&cap, 2), NVTXT_SEV_WARNING, "levels are per warning");
 	tap_is_int(cap_line(&cap, 2), 0, "a NULL location is line 0");
 
 	/* errors are never disabled, whatever the levels */
-	for (int i = 0; i < NVTXT_W_COUNT; i++)
+	for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
 		cfg.level[i] = NVTXT_LEVEL_OFF;
-	diag_error(&e, &l, "bad %s %d", "thing", 42);
+	diag_error(&e, NVTXT_CHECK_SYNTAX, &l, "bad %s %d", "thing", 42);
 	tap_is_int(e.errors, 2, "error: counted");
 	tap_is_str(cap_msg(&cap, 3), "bad thing 42", "error: diag_error formats");
 	tap_is_int(cap_sev(&cap, 3), NVTXT_SEV_ERROR, "error: severity error");
-	tap_ok(cap.n == 4 && !cap.d[3].promoted && cap.d[3].warning == NVTXT_W_NONE,
-	       "error: not promoted, no warning id");
+	tap_ok(cap.n == 4 && !cap.d[3].promoted && cap.d[3].check == NVTXT_CHECK_SYNTAX,
+	       "error: not promoted, its check id");
 
 	/* notes and fix-its reach the sink */
-	d = diag_begin(&e, NVTXT_W_NONE, &l, "with extras");
+	d = diag_begin(&e, NVTXT_CHECK_SYNTAX, &l, "with extras");
 	diag_fixit(d, "first");
 	diag_fixit(d, "second");
 	diag_note(d, NULL, "note %d", 1);
@@ -180,14 +197,14 @@ static void test_levels(void)
 	tap_is_int(cap_note_line(&cap, 4, 1), 4, "notes: second's line");
 
 	/* a message with a percent sign passed through %s */
-	diag_error(&e, &l, "%s", "100% sure");
+	diag_error(&e, NVTXT_CHECK_SYNTAX, &l, "%s", "100% sure");
 	tap_is_str(cap_msg(&cap, 5), "100% sure", "error: %% in an argument kept");
 	/* a long message */
 	{
 		char big[5000];
 		memset(big, 'y', sizeof big - 1);
 		big[sizeof big - 1] = '\0';
-		diag_error(&e, &l, "%s!", big);
+		diag_error(&e, NVTXT_CHECK_SYNTAX, &l, "%s!", big);
 		tap_ok(cap.n == 7 && strlen(cap.d[6].message) == sizeof big && cap.d[6].message[4999] == '!',
 		       "error: a 5000-byte message is whole");
 	}
@@ -207,14 +224,14 @@ static void test_caps(void)
 	nvtxt_diags_init(&e, &cfg, cap_sink(&cap), "cap.nvtxt");
 	for (int i = 0; i < 5; i++) {
 		l.line = (uint32_t)(i + 1);
-		diag_error(&e, &l, "error %d", i);
+		diag_error(&e, NVTXT_CHECK_SYNTAX, &l, "error %d", i);
 	}
 	tap_ok(!diag_would_show(&e, NVTXT_SEV_ERROR), "cap: no more errors would show");
 	tap_ok(diag_would_show(&e, NVTXT_SEV_WARNING), "cap: warnings still would");
 	for (int i = 0; i < 4; i++) {
 		struct nvtxt_diag *d;
 		l.line = (uint32_t)(100 + i);
-		d = diag_begin(&e, NVTXT_W_UNCLOSED_RANGE, &l, "warning %d", i);
+		d = diag_begin(&e, NVTXT_CHECK_UNCLOSED_RANGE, &l, "warning %d", i);
 		diag_note(d, &l, "with a note");
 		diag_end(&e, d);
 	}
@@ -235,11 +252,11 @@ static void test_caps(void)
 	/* promoted warnings are capped as errors */
 	nvtxt_diag_config_init(&cfg);
 	cfg.max_errors = 1;
-	cfg.level[NVTXT_W_DUPLICATE_PARENT] = NVTXT_LEVEL_ERROR;
+	cfg.level[NVTXT_CHECK_DUPLICATE_PARENT] = NVTXT_LEVEL_ERROR;
 	nvtxt_diags_init(&e, &cfg, cap_sink(&cap), "cap.nvtxt");
-	diag_error(&e, &l, "plain error");
-	diag_end(&e, diag_begin(&e, NVTXT_W_DUPLICATE_PARENT, &l, "promoted"));
-	diag_end(&e, diag_begin(&e, NVTXT_W_RENAME, &l, "plain warning"));
+	diag_error(&e, NVTXT_CHECK_SYNTAX, &l, "plain error");
+	diag_end(&e, diag_begin(&e, NVTXT_CHECK_DUPLICATE_PARENT, &l, "promoted"));
+	diag_end(&e, diag_begin(&e, NVTXT_CHECK_RENAME, &l, "plain warning"));
 	tap_is_int(e.errors, 2, "cap promoted: two errors");
 	tap_is_int(e.hidden_errors, 1, "cap promoted: the promoted one hidden");
 	tap_is_int(e.warnings, 1, "cap promoted: one warning");
@@ -253,7 +270,7 @@ static void test_caps(void)
 	cfg.max_errors = 0;
 	nvtxt_diags_init(&e, &cfg, cap_sink(&cap), "cap.nvtxt");
 	for (int i = 0; i < 1000; i++)
-		diag_error(&e, &l, "e");
+		diag_error(&e, NVTXT_CHECK_SYNTAX, &l, "e");
 	tap_is_int(cap.n, 1000, "no cap: 1000 errors shown");
 	tap_is_int(e.hidden_errors, 0, "no cap: none hidden");
 	tap_ok(diag_would_show(&e, NVTXT_SEV_ERROR), "no cap: always shows");
@@ -263,7 +280,7 @@ static void test_caps(void)
 	nvtxt_diag_config_init(&cfg);
 	nvtxt_diags_init(&e, &cfg, cap_sink(&cap), "cap.nvtxt");
 	for (int i = 0; i < 60; i++)
-		diag_error(&e, &l, "e");
+		diag_error(&e, NVTXT_CHECK_SYNTAX, &l, "e");
 	tap_is_int(cap.n, 50, "default cap: 50 shown");
 	tap_is_int(e.hidden_errors, 10, "default cap: 10 hidden");
 	cap_free(&cap);
@@ -272,8 +289,8 @@ static void test_caps(void)
 	{
 		struct nvtxt_diag_sink none = { NULL, NULL };
 		nvtxt_diags_init(&e, &cfg, none, "x");
-		diag_error(&e, &l, "e");
-		diag_end(&e, diag_begin(&e, NVTXT_W_RENAME, &l, "w"));
+		diag_error(&e, NVTXT_CHECK_SYNTAX, &l, "e");
+		diag_end(&e, diag_begin(&e, NVTXT_CHECK_RENAME, &l, "w"));
 		tap_ok(e.errors == 1 && e.warnings == 1, "no sink: counted");
 	}
 }
@@ -316,7 +333,7 @@ static void test_printer(void)
 	/* an error with a caret, a fix-it and two notes (one at no place) */
 	memset(&d, 0, sizeof(d));
 	d.severity = NVTXT_SEV_ERROR;
-	d.warning = NVTXT_W_NONE;
+	d.check = NVTXT_CHECK_INVALID_COLOR;
 	d.file = "f.nvtxt";
 	d.loc = at(9, 35, 4);
 	d.message = "expected a Color, found string \"Blux\"; did you mean 'Blue'?";
@@ -329,7 +346,7 @@ static void test_printer(void)
 	d.nnotes = 2;
 	out = print_one(&d, &src, false);
 	tap_is_str(out,
-		   "f.nvtxt:9:35: error: expected a Color, found string \"Blux\"; did you mean 'Blue'?\n"
+		   "f.nvtxt:9:35: error: expected a Color, found string \"Blux\"; did you mean 'Blue'? [invalid-color]\n"
 		   "    9 | RangePush, 100, Qpc, 1, 2, 3, Blux, \"m\", 4\n"
 		   "      |                                   ^~~~\n"
 		   "      |                                   Blue\n"
@@ -343,7 +360,7 @@ static void test_printer(void)
 	/* no source: no excerpts */
 	out = print_one(&d, NULL, false);
 	tap_is_str(out,
-		   "f.nvtxt:9:35: error: expected a Color, found string \"Blux\"; did you mean 'Blue'?\n"
+		   "f.nvtxt:9:35: error: expected a Color, found string \"Blux\"; did you mean 'Blue'? [invalid-color]\n"
 		   "f.nvtxt:3:16: note: defined here\n"
 		   "f.nvtxt: note: a note about no place\n",
 		   "printer: no source, no excerpts");
@@ -352,7 +369,7 @@ static void test_printer(void)
 	/* a warning, then the same warning under -Werror */
 	memset(&d, 0, sizeof(d));
 	d.severity = NVTXT_SEV_WARNING;
-	d.warning = NVTXT_W_UNCLOSED_RANGE;
+	d.check = NVTXT_CHECK_UNCLOSED_RANGE;
 	d.file = "w.nvtxt";
 	d.loc = at(1, 1, 6);
 	d.message = "open";
@@ -373,30 +390,30 @@ static void test_printer(void)
 	/* tabs are kept in the caret line; a token of length 0 is a lone caret */
 	memset(&d, 0, sizeof(d));
 	d.severity = NVTXT_SEV_ERROR;
-	d.warning = NVTXT_W_NONE;
+	d.check = NVTXT_CHECK_INVALID_COLOR;
 	d.file = "t";
 	d.loc = at(2, 10, 1);
 	d.message = "m";
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:2:10: error: m\n    2 | \tMarker,\t7\n      | \t       \t^\n",
+	tap_is_str(out, "t:2:10: error: m [invalid-color]\n    2 | \tMarker,\t7\n      | \t       \t^\n",
 		   "printer: tabs before the caret are kept");
 	free(out);
 	d.loc = at(2, 2, 0);
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:2:2: error: m\n    2 | \tMarker,\t7\n      | \t^\n",
+	tap_is_str(out, "t:2:2: error: m [invalid-color]\n    2 | \tMarker,\t7\n      | \t^\n",
 		   "printer: zero length is one caret");
 	free(out);
 
 	/* UTF-8: columns are bytes, the caret line has one blank per character */
 	d.loc = at(4, 20, 1);
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:4:20: error: m\n    4 | Message = \"\xc3\xa9t\xc3\xa9\", X\n"
+	tap_is_str(out, "t:4:20: error: m [invalid-color]\n    4 | Message = \"\xc3\xa9t\xc3\xa9\", X\n"
 		   "      | " "                 " "^\n",
 		   "printer: a UTF-8 character is one column wide under the caret");
 	free(out);
 	d.loc = at(4, 11, 7);
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:4:11: error: m\n    4 | Message = \"\xc3\xa9t\xc3\xa9\", X\n"
+	tap_is_str(out, "t:4:11: error: m [invalid-color]\n    4 | Message = \"\xc3\xa9t\xc3\xa9\", X\n"
 		   "      | " "          " "^~~~~\n",
 		   "printer: a token with UTF-8 gets one ~ per character");
 	free(out);
@@ -404,26 +421,26 @@ static void test_printer(void)
 	/* control bytes shown as '?'; an empty line; past the end of the line */
 	d.loc = at(6, 2, 1);
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:6:2: error: m\n    6 | a?b?c\n      |  ^\n", "printer: control bytes shown as ?");
+	tap_is_str(out, "t:6:2: error: m [invalid-color]\n    6 | a?b?c\n      |  ^\n", "printer: control bytes shown as ?");
 	free(out);
 	d.loc = at(5, 1, 0);
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:5:1: error: m\n    5 | \n      | ^\n", "printer: an empty line");
+	tap_is_str(out, "t:5:1: error: m [invalid-color]\n    5 | \n      | ^\n", "printer: an empty line");
 	free(out);
 	d.loc = at(8, 9, 5);
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:8:9: error: m\n    8 | abc\n      |    ^\n",
+	tap_is_str(out, "t:8:9: error: m [invalid-color]\n    8 | abc\n      |    ^\n",
 		   "printer: a column past the end puts the caret after the line");
 	free(out);
 	d.loc = at(8, 2, 50);
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:8:2: error: m\n    8 | abc\n      |  ^~\n",
+	tap_is_str(out, "t:8:2: error: m [invalid-color]\n    8 | abc\n      |  ^~\n",
 		   "printer: a token longer than the line is cut at its end");
 	free(out);
 	/* the source has no text for the line: no excerpt */
 	d.loc = at(7, 1, 1);
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:7:1: error: m\n", "printer: a line the source lost has no excerpt");
+	tap_is_str(out, "t:7:1: error: m [invalid-color]\n", "printer: a line the source lost has no excerpt");
 	free(out);
 
 	/* wide line numbers widen the gutter */
@@ -432,12 +449,12 @@ static void test_printer(void)
 		struct nvtxt_source sw = { &fsw, any_line };
 		d.loc = at(123456, 2, 1);
 		out = print_one(&d, &sw, false);
-		tap_is_str(out, "t:123456:2: error: m\n 123456 | abc\n        |  ^\n",
+		tap_is_str(out, "t:123456:2: error: m [invalid-color]\n 123456 | abc\n        |  ^\n",
 			   "printer: a six-digit line number");
 		free(out);
 		d.loc = at(1234, 1, 1);
 		out = print_one(&d, &sw, false);
-		tap_is_str(out, "t:1234:1: error: m\n 1234 | abc\n      | ^\n",
+		tap_is_str(out, "t:1234:1: error: m [invalid-color]\n 1234 | abc\n      | ^\n",
 			   "printer: a four-digit line number");
 		free(out);
 	}
@@ -457,14 +474,14 @@ static void test_printer(void)
 		d.loc = at(1, 200, 3);
 		out = print_one(&d, &sl, false);
 		/* shows bytes 119..278 (160 of them) between "..." marks; caret 80 in */
-		n = snprintf(want, sizeof want, "t:1:200: error: m\n    1 | ...%.160s...\n      |    %80s^~~\n",
+		n = snprintf(want, sizeof want, "t:1:200: error: m [invalid-color]\n    1 | ...%.160s...\n      |    %80s^~~\n",
 			     line + 119, "");
 		tap_ok(n > 0 && (size_t)n < sizeof want, "printer: long line expectation built");
 		tap_is_str(out, want, "printer: a 300-byte line shows a 160-byte window");
 		free(out);
 		d.loc = at(1, 5, 1);
 		out = print_one(&d, &sl, false);
-		n = snprintf(want, sizeof want, "t:1:5: error: m\n    1 | %.160s...\n      |     ^\n", line);
+		n = snprintf(want, sizeof want, "t:1:5: error: m [invalid-color]\n    1 | %.160s...\n      |     ^\n", line);
 		tap_is_str(out, want, "printer: a window at the start has no leading ...");
 		free(out);
 	}
@@ -472,21 +489,21 @@ static void test_printer(void)
 	/* color */
 	memset(&d, 0, sizeof(d));
 	d.severity = NVTXT_SEV_ERROR;
-	d.warning = NVTXT_W_NONE;
+	d.check = NVTXT_CHECK_INVALID_COLOR;
 	d.file = "c";
 	d.loc = at(8, 1, 3);
 	d.message = "m";
 	d.fixit = "X";
 	out = print_one(&d, &src, true);
 	tap_is_str(out,
-		   "\033[1mc:8:1:\033[0m \033[1;31merror:\033[0m m\n"
+		   "\033[1mc:8:1:\033[0m \033[1;31merror:\033[0m m [invalid-color]\n"
 		   "    8 | abc\n"
 		   "      | \033[32m^~~\033[0m\n"
 		   "      | \033[32mX\033[0m\n",
 		   "printer: colors (bold place, red error, green caret and fix-it)");
 	free(out);
 	d.severity = NVTXT_SEV_WARNING;
-	d.warning = NVTXT_W_RENAME;
+	d.check = NVTXT_CHECK_RENAME;
 	d.fixit = NULL;
 	out = print_one(&d, NULL, true);
 	tap_is_str(out, "\033[1mc:8:1:\033[0m \033[1;35mwarning:\033[0m m [-Wrename]\n",
@@ -517,13 +534,13 @@ static void test_engine_to_printer(void)
 	cfg.max_errors = 1;
 	nvtxt_diags_init(&e, &cfg, sink, "in.nvtxt");
 	e.source = &src;
-	d = diag_begin(&e, NVTXT_W_NONE, &l1, "unknown command '%s'; did you mean '%s'?", "Markr", "Marker");
+	d = diag_begin(&e, NVTXT_CHECK_UNKNOWN_COMMAND, &l1, "unknown command '%s'; did you mean '%s'?", "Markr", "Marker");
 	diag_fixit(d, "Marker");
 	diag_end(&e, d);
-	diag_error(&e, &l2, "hidden");
+	diag_error(&e, NVTXT_CHECK_SYNTAX, &l2, "hidden");
 	mem_close(&m);
 	tap_is_str(m.buf,
-		   "in.nvtxt:1:1: error: unknown command 'Markr'; did you mean 'Marker'?\n"
+		   "in.nvtxt:1:1: error: unknown command 'Markr'; did you mean 'Marker'? [unknown-command]\n"
 		   "    1 | Markr, 1\n"
 		   "      | ^~~~~\n"
 		   "      | Marker\n",

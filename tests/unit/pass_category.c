@@ -100,7 +100,7 @@ static void test_parents(void)
 	tap_is_int(f.d.warnings, 1, "same pair twice: one warning");
 	tap_is_int(f.d.errors, 0, "same pair twice: no error");
 	tap_is_int(cap_sev(&f.cap, 0), NVTXT_SEV_WARNING, "same pair twice: severity warning");
-	tap_is_int(cap_warning(&f.cap, 0), NVTXT_W_DUPLICATE_PARENT, "same pair twice: -Wduplicate-parent");
+	tap_is_int(cap_check(&f.cap, 0), NVTXT_CHECK_DUPLICATE_PARENT, "same pair twice: -Wduplicate-parent");
 	tap_is_str(cap_msg(&f.cap, 0), "category 2 is already a child of category 1",
 		   "same pair twice: message");
 	tap_is_int(cap_line(&f.cap, 0), 2, "same pair twice: at the second");
@@ -110,7 +110,7 @@ static void test_parents(void)
 	tap_ok(!add(&f, 3, 2, 3), "another parent: rejected");
 	tap_is_int(f.d.errors, 1, "another parent: one error");
 	tap_is_int(cap_sev(&f.cap, 1), NVTXT_SEV_ERROR, "another parent: an error");
-	tap_is_int(cap_warning(&f.cap, 1), NVTXT_W_NONE, "another parent: no warning name");
+	tap_is_int(cap_check(&f.cap, 1), NVTXT_CHECK_SECOND_PARENT, "another parent: second-parent");
 	tap_is_str(cap_msg(&f.cap, 1), "category 2 already has parent 1; a category has at most one parent",
 		   "another parent: message");
 	tap_is_int(cap_line(&f.cap, 1), 3, "another parent: at the third");
@@ -129,17 +129,17 @@ static void test_parents(void)
 
 	/* -Wno-duplicate-parent and -Werror=duplicate-parent */
 	setup(&f);
-	f.cfg.level[NVTXT_W_DUPLICATE_PARENT] = NVTXT_LEVEL_OFF;
+	f.cfg.level[NVTXT_CHECK_DUPLICATE_PARENT] = NVTXT_LEVEL_OFF;
 	add(&f, 1, 2, 1);
 	tap_ok(add(&f, 1, 2, 2), "duplicate off: accepted");
 	tap_is_int(f.cap.n + f.d.warnings + f.d.errors, 0, "duplicate off: nothing reported");
 	teardown(&f);
 	setup(&f);
-	f.cfg.level[NVTXT_W_DUPLICATE_PARENT] = NVTXT_LEVEL_ERROR;
+	f.cfg.level[NVTXT_CHECK_DUPLICATE_PARENT] = NVTXT_LEVEL_ERROR;
 	add(&f, 1, 2, 1);
 	add(&f, 1, 2, 2);
 	tap_is_int(f.d.errors, 1, "duplicate -Werror: an error");
-	tap_ok(f.cap.n == 1 && f.cap.d[0].promoted && f.cap.d[0].warning == NVTXT_W_DUPLICATE_PARENT,
+	tap_ok(f.cap.n == 1 && f.cap.d[0].promoted && f.cap.d[0].check == NVTXT_CHECK_DUPLICATE_PARENT,
 	       "duplicate -Werror: promoted, still named duplicate-parent");
 	teardown(&f);
 }
@@ -317,7 +317,7 @@ static void test_names(void)
 	tap_ok(name(&f, 1, "Memory", 4), "rename: accepted (a warning)");
 	tap_is_int(f.d.warnings, 1, "rename: one warning");
 	tap_is_int(f.d.errors, 0, "rename: no error");
-	tap_is_int(cap_warning(&f.cap, 0), NVTXT_W_RENAME, "rename: -Wrename");
+	tap_is_int(cap_check(&f.cap, 0), NVTXT_CHECK_RENAME, "rename: -Wrename");
 	tap_is_int(cap_sev(&f.cap, 0), NVTXT_SEV_WARNING, "rename: severity warning");
 	tap_is_str(cap_msg(&f.cap, 0), "category 1 is named \"Memory\" here but was named \"Compute\" before",
 		   "rename: message");
@@ -339,7 +339,7 @@ static void test_names(void)
 	teardown(&f);
 
 	setup(&f);
-	f.cfg.level[NVTXT_W_RENAME] = NVTXT_LEVEL_OFF;
+	f.cfg.level[NVTXT_CHECK_RENAME] = NVTXT_LEVEL_OFF;
 	name(&f, 9, "a", 1);
 	name(&f, 9, "b", 2);
 	tap_is_int(f.cap.n + f.d.warnings, 0, "rename off: nothing reported");

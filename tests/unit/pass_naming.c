@@ -90,7 +90,7 @@ static void test_threads(void)
 	tap_is_int(f.d.warnings, 1, "thread rename: one warning");
 	tap_is_int(f.d.errors, 0, "thread rename: no error");
 	tap_is_int(cap_sev(&f.cap, 0), NVTXT_SEV_WARNING, "thread rename: a warning");
-	tap_is_int(cap_warning(&f.cap, 0), NVTXT_W_RENAME, "thread rename: -Wrename");
+	tap_is_int(cap_check(&f.cap, 0), NVTXT_CHECK_RENAME, "thread rename: -Wrename");
 	tap_is_str(cap_msg(&f.cap, 0),
 		   "thread 2 of process 1 is set to \"render\" here but was \"main\" before",
 		   "thread rename: message");
@@ -128,7 +128,7 @@ static void test_process_and_file(void)
 	tap_is_int(f.d.warnings, 1, "process rename: one warning (names are case-sensitive)");
 	tap_is_str(cap_msg(&f.cap, 0), "process 7 is set to \"Server\" here but was \"server\" before",
 		   "process rename: message");
-	tap_is_int(cap_warning(&f.cap, 0), NVTXT_W_RENAME, "process rename: -Wrename");
+	tap_is_int(cap_check(&f.cap, 0), NVTXT_CHECK_RENAME, "process rename: -Wrename");
 	tap_is_int(cap_line(&f.cap, 0), 4, "process rename: line");
 	tap_is_int(cap_note_line(&f.cap, 0, 0), 1, "process rename: note at the first");
 	/* a process name and a thread name of the same IDs are separate */
@@ -189,13 +189,13 @@ static void test_strings(void)
 
 	/* -Wno-rename, -Werror=rename */
 	setup(&f);
-	f.cfg.level[NVTXT_W_RENAME] = NVTXT_LEVEL_OFF;
+	f.cfg.level[NVTXT_CHECK_RENAME] = NVTXT_LEVEL_OFF;
 	thread(&f, 1, 1, "a", 1);
 	thread(&f, 1, 1, "b", 2);
 	tap_is_int(f.cap.n + f.d.warnings + f.d.errors, 0, "rename off: nothing reported");
 	teardown(&f);
 	setup(&f);
-	f.cfg.level[NVTXT_W_RENAME] = NVTXT_LEVEL_ERROR;
+	f.cfg.level[NVTXT_CHECK_RENAME] = NVTXT_LEVEL_ERROR;
 	file(&f, "a", 1);
 	file(&f, "b", 2);
 	tap_is_int(f.d.errors, 1, "rename -Werror: one error");

@@ -137,7 +137,7 @@ static void test_simple(void)
 	tap_is_str(cap_msg(&f.cap, 0), "RangePop without an open RangePush on thread 2 of process 1",
 		   "simple: message of pop without push");
 	tap_is_int(cap_sev(&f.cap, 0), NVTXT_SEV_ERROR, "simple: severity error");
-	tap_is_int(cap_warning(&f.cap, 0), NVTXT_W_NONE, "simple: no warning name");
+	tap_is_int(cap_check(&f.cap, 0), NVTXT_CHECK_POP_WITHOUT_PUSH, "simple: a pop-without-push");
 	tap_is_int(cap_line(&f.cap, 0), 3, "simple: at the pop's line");
 	tap_is_int(cap_col(&f.cap, 0), 1, "simple: at column 1");
 	tap_is_int(pairing_finish(f.p, &f.d, NULL), 0, "simple: finish returns 0");
@@ -452,7 +452,7 @@ static void test_finish(void)
 			if (f.cap.d[i].loc.line != i + 1)
 				order_ok = 0;
 			if (f.cap.d[i].severity != NVTXT_SEV_WARNING ||
-			    f.cap.d[i].warning != NVTXT_W_UNCLOSED_RANGE || f.cap.d[i].promoted)
+			    f.cap.d[i].check != NVTXT_CHECK_UNCLOSED_RANGE || f.cap.d[i].promoted)
 				kind_ok = 0;
 		}
 		tap_ok(order_ok, "finish: warnings in file order (lines 1..5)");
@@ -498,7 +498,7 @@ static void test_finish(void)
 	/* -Wno-unclosed-range: no warning, the back end still gets them */
 	setup(&f);
 	memset(&rb, 0, sizeof(rb));
-	f.cfg.level[NVTXT_W_UNCLOSED_RANGE] = NVTXT_LEVEL_OFF;
+	f.cfg.level[NVTXT_CHECK_UNCLOSED_RANGE] = NVTXT_LEVEL_OFF;
 	do_push(&f, 1, 1, 10, NVTXT_TB_QPC, "A", 1);
 	tap_is_int(pairing_finish(f.p, &f.d, &be), 0, "finish off: returns 0");
 	tap_is_int(f.cap.n + f.d.warnings + f.d.errors, 0, "finish off: nothing reported");
@@ -507,13 +507,13 @@ static void test_finish(void)
 
 	/* -Werror=unclosed-range: an error */
 	setup(&f);
-	f.cfg.level[NVTXT_W_UNCLOSED_RANGE] = NVTXT_LEVEL_ERROR;
+	f.cfg.level[NVTXT_CHECK_UNCLOSED_RANGE] = NVTXT_LEVEL_ERROR;
 	do_push(&f, 1, 1, 10, NVTXT_TB_QPC, "A", 1);
 	pairing_finish(f.p, &f.d, NULL);
 	tap_is_int(f.d.errors, 1, "finish -Werror: counted as an error");
 	tap_is_int(f.d.warnings, 0, "finish -Werror: not as a warning");
 	tap_ok(f.cap.n == 1 && f.cap.d[0].promoted && f.cap.d[0].severity == NVTXT_SEV_ERROR &&
-	       f.cap.d[0].warning == NVTXT_W_UNCLOSED_RANGE, "finish -Werror: promoted error");
+	       f.cap.d[0].check == NVTXT_CHECK_UNCLOSED_RANGE, "finish -Werror: promoted error");
 	teardown(&f);
 
 	/* a back end that fails: -1, no more callbacks, every warning still given */

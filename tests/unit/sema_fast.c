@@ -113,7 +113,7 @@ static void side_report(void *user, const struct nvtxt_diag *d, const struct nvt
 
 	(void)src;
 	sd->diags_n++;
-	buf_printf(b, "diag sev=%d w=%d promoted=%d file=%s", (int)d->severity, (int)d->warning,
+	buf_printf(b, "diag sev=%d w=%d promoted=%d file=%s", (int)d->severity, (int)d->check,
 		   (int)d->promoted, d->file ? d->file : "(null)");
 	put_loc(b, "loc", &d->loc);
 	buf_printf(b, " msg=[%s] fixit=[%s]\n", d->message, d->fixit ? d->fixit : "(none)");
