@@ -163,4 +163,26 @@ is "$?:$(cat out)" "1:buf.nvtxt" "fmt --check on standard input names it"
 is "$?" 2 "fmt does not take -o"
 "$NVTXTC" lint --check good.nvtxt >out 2>err
 is "$?" 2 "--check belongs to fmt"
+
+# the subcommand table: help, and options that belong to another command
+"$NVTXTC" help >out 2>err
+is "$?:$(head -n 1 out)" "0:Usage: nvtxtc [lint] [OPTION]... FILE..." "nvtxtc help prints the help"
+"$NVTXTC" --help >help.out 2>&1
+same_file out help.out "nvtxtc help prints what --help prints"
+"$NVTXTC" help extra >out 2>err
+is "$?" 2 "nvtxtc help takes no operand"
+"$NVTXTC" lint -i good.nvtxt >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: '-i' is not an option of 'nvtxtc lint' [usage]" \
+	"an option of another command is a usage error that names the command"
+grep -q "^nvtxtc: note: try 'nvtxtc --help' for more information$" err
+ok $? "a usage error ends with a note that points at --help"
+"$NVTXTC" dump -j 2 good.nvtxt >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: '-j' is not an option of 'nvtxtc dump' [usage]" "dump takes no -j"
+"$NVTXTC" dump >out 2>err
+is "$?" 2 "dump without a file: exit 2"
+"$NVTXTC" --emit=chrome good.nvtxt >out 2>err
+grep -q "unknown --emit format 'chrome': expected nvtxt, payload or none" err
+ok $? "an unknown --emit format lists the back ends of the table"
+"$NVTXTC" --help | grep -c '^  --emit=' >out
+is "$(cat out)" 2 "--help lists one line per back end"
 done_testing

@@ -134,6 +134,27 @@ void diag_error(struct nvtxt_diags *e, enum nvtxt_check_id check, const struct n
 	diag_end(e, d);
 }
 
+void nvtxt_diag_vreport_unlocated(const struct nvtxt_diag_sink *sink, enum nvtxt_check_id check,
+				  enum nvtxt_severity sev, const char *file, const char *fmt, va_list ap)
+{
+	struct nvtxt_diag d = { .severity = sev, .check = check, .file = file };
+
+	d.message = vformat(fmt, ap);
+	if (sink->report)
+		sink->report(sink->user, &d, NULL);
+	free(d.message);
+}
+
+void nvtxt_diag_report_unlocated(const struct nvtxt_diag_sink *sink, enum nvtxt_check_id check,
+				 enum nvtxt_severity sev, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	nvtxt_diag_vreport_unlocated(sink, check, sev, file, fmt, ap);
+	va_end(ap);
+}
+
 /* --- the text printer ---------------------------------------------------- */
 
 #define SGR_BOLD "\033[1m"
@@ -253,7 +274,9 @@ static void print_head(struct nvtxt_text_printer *p, const char *file,
 		       const char *message)
 {
 	put_sgr(p, SGR_BOLD);
-	if (loc->line)
+	if (!file)
+		fputs("nvtxtc:", p->out);
+	else if (loc->line)
 		fprintf(p->out, "%s:%u:%u:", file, (unsigned)loc->line, (unsigned)loc->col);
 	else
 		fprintf(p->out, "%s:", file);
@@ -270,9 +293,12 @@ void nvtxt_print_diag(struct nvtxt_text_printer *p, const struct nvtxt_diag *d,
 {
 	bool error = d->severity == NVTXT_SEV_ERROR;
 
-	print_head(p, d->file, &d->loc, error ? SGR_RED : SGR_MAGENTA, error ? "error" : "warning",
-		   d->message);
-	if (nvtxt_check_get(d->check)->severity == NVTXT_SEV_ERROR)
+	print_head(p, d->file, &d->loc,
+		   error ? SGR_RED : d->severity == NVTXT_SEV_NOTE ? SGR_CYAN : SGR_MAGENTA,
+		   error ? "error" : d->severity == NVTXT_SEV_NOTE ? "note" : "warning", d->message);
+	if (d->severity == NVTXT_SEV_NOTE)
+		; /* a note of the driver (not formatted, not shown) names no check */
+	else if (nvtxt_check_get(d->check)->severity == NVTXT_SEV_ERROR)
 		fprintf(p->out, " [%s]", nvtxt_check_get(d->check)->name);
 	else
 		fprintf(p->out, " [-W%s%s]", d->promoted ? "error=" : "", nvtxt_check_get(d->check)->name);

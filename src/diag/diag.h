@@ -10,6 +10,7 @@
 #ifndef NVTXT_DIAG_H
 #define NVTXT_DIAG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -32,7 +33,7 @@ struct nvtxt_diag {
 	enum nvtxt_severity severity; /* as reported, after -Werror */
 	enum nvtxt_check_id check;    /* the check that found it (checks.def) */
 	bool promoted;                /* a warning turned into an error by -Werror */
-	const char *file;             /* the name shown for the input */
+	const char *file;             /* the name shown for the input; NULL: the run as a whole */
 	struct nvtxt_loc loc;
 	char *message;
 	char *fixit;                  /* replacement for the located token, or NULL */
@@ -117,5 +118,25 @@ void nvtxt_print_diag(struct nvtxt_text_printer *p, const struct nvtxt_diag *d,
 /* A sink callback for nvtxt_diag_sink.report: user is a struct nvtxt_text_printer. */
 void nvtxt_text_printer_report(void *user, const struct nvtxt_diag *d,
 			       const struct nvtxt_source *src);
+
+/*
+ * A diagnostic about no place in a file, from the driver: an I/O error
+ * (a file that cannot be opened, read or written), a usage error, or a
+ * remark about a whole file ("not formatted").  It is built as a
+ * `struct nvtxt_diag` with no location (loc.line 0) and no notes, and
+ * sent straight to `sink` (no engine: never capped by --max-errors, never
+ * counted in a file's errors), so that every printer receives it.
+ * `check` is the check it reports (NVTXT_CHECK_IO_ERROR, NVTXT_CHECK_USAGE,
+ * NVTXT_CHECK_PAYLOAD_FORMAT, ...); for a note (sev NVTXT_SEV_NOTE) it is
+ * the check the note is about, and the text printer shows no tag.
+ * `file` is the file it is about, or NULL for the run as a whole (the text
+ * printer then shows "nvtxtc").  The message is formatted like printf;
+ * nothing is kept after the call.
+ */
+void nvtxt_diag_report_unlocated(const struct nvtxt_diag_sink *sink, enum nvtxt_check_id check,
+				 enum nvtxt_severity sev, const char *file, const char *fmt, ...)
+	NVTXT_PRINTF(5, 6);
+void nvtxt_diag_vreport_unlocated(const struct nvtxt_diag_sink *sink, enum nvtxt_check_id check,
+				  enum nvtxt_severity sev, const char *file, const char *fmt, va_list ap);
 
 #endif

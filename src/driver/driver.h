@@ -1,0 +1,152 @@
+/*
+ * driver.h - what the files of the nvtxtc driver share: the parsed
+ * command line, the run's state, and the two tables main.c dispatches
+ * through (subcommands and --emit back ends).
+ *
+ * Adding a subcommand is one row of `subcommands[]` in main.c plus its run
+ * function (a cmd_*.c file); adding a back end is one row of `emitters[]`
+ * in main.c plus the function that makes its struct nvtxt_backend.  The
+ * options are parsed in main.c only; --help, nvtxtc(1) and the bash
+ * completion (completion/nvtxtc.bash reads --help) follow the tables.
+ */
+#ifndef NVTXT_DRIVER_H
+#define NVTXT_DRIVER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "compile.h"
+#include "diag.h"
+
+struct emitter;
+struct subcommand;
+
+/* The command line, after parsing (main.c). */
+struct options {
+	const struct subcommand *cmd;
+	const struct emitter *emit; /* --emit=NAME; NULL: none (lint only) */
+	bool check;                 /* fmt --check */
+	bool list;                  /* fmt -l */
+	bool diff;                  /* fmt -d */
+	bool in_place;              /* fmt -i */
+	const char *output;         /* -o FILE */
+	const char *stdin_name;
+	long jobs;                  /* -j: threads; 0 = the number of processors */
+	bool read_ahead;            /* a thread to spare for each input: nvtxt_compile_options.read_ahead */
+	int color;                  /* -1 auto, 0 never, 1 always */
+	struct nvtxt_diag_config diag;
+};
+
+struct totals {
+	unsigned long errors, warnings;
+};
+
+/* One run of nvtxtc: diagnostics and driver messages go to standard error. */
+struct run {
+	struct options *opt;
+	struct nvtxt_text_printer printer; /* standard error */
+	struct nvtxt_diag_sink sink;       /* the printer's sink */
+	struct totals totals;
+};
+
+/*
+ * A subcommand: `nvtxtc NAME [OPTION]... OPERAND...`.  `options` is the
+ * set of option classes (OPTC_*) it accepts; any other option is a usage
+ * error.  `validate` (may be NULL) checks the combination of options and
+ * the number of operands and returns a usage message, or NULL.  `run`
+ * gets the operands (files) and returns the exit status (0, 1 or 2).
+ */
+enum {
+	OPTC_GENERAL = 1 << 0, /* --help, --version, --color */
+	OPTC_DIAG = 1 << 1,    /* -W, -w, --max-errors, --stdin-name, -j */
+	OPTC_EMIT = 1 << 2,    /* --emit, -o */
+	OPTC_FMT = 1 << 3,     /* --check, -l, -d, -i */
+};
+struct subcommand {
+	const char *name;
+	const char *synopsis; /* usage after "nvtxtc " */
+	const char *summary;  /* --help; lines after the first start with blanks */
+	unsigned options;
+	const char *(*validate)(const struct options *opt, int noperands);
+	int (*run)(struct run *run, char **operands, int noperands);
+};
+
+/*
+ * A back end of --emit=NAME.  `start` makes the back end writing to `out`
+ * (standard output, or the temporary of -o) and may keep state in *state;
+ * it returns 0, or -1 with errno set.  `stop` (may be NULL) frees that
+ * state after the compile.  A back end with needs_output writes a binary
+ * file and requires -o.  `start` NULL: no back end (--emit=none).
+ */
+struct emitter {
+	const char *name;
+	const char *summary; /* --help */
+	bool needs_output;
+	int (*start)(FILE *out, struct nvtxt_backend *be, void **state);
+	void (*stop)(void *state);
+};
+
+/* cmd_lint.c: lint, --emit */
+int run_lint(struct run *run, char **files, int nfiles);
+/* cmd_fmt.c */
+int run_fmt(struct run *run, char **files, int nfiles);
+/* cmd_payload.c: dump, replay */
+int run_dump(struct run *run, char **files, int nfiles);
+int run_replay(struct run *run, char **files, int nfiles);
+
+/* input.c: reading inputs, compiling one file, driver messages. */
+
+/*
+ * The driver's messages, through the sink (nvtxt_diag_report_unlocated):
+ * about `file`, or the run as a whole when file is NULL.  io_error is an
+ * error of check io-error; driver_report any check and severity.
+ */
+void io_error(const struct nvtxt_diag_sink *sink, const char *file, const char *fmt, ...)
+	NVTXT_PRINTF(3, 4);
+void driver_report(const struct nvtxt_diag_sink *sink, enum nvtxt_check_id check,
+		   enum nvtxt_severity sev, const char *file, const char *fmt, ...) NVTXT_PRINTF(5, 6);
+
+/* The name diagnostics give `path` ("-": standard input, --stdin-name). */
+const char *input_display(const struct options *opt, const char *path);
+/*
+ * Opens an input ("-": standard input, returned as fd 0 with *is_stdin).
+ * Reports why not through sink and returns -1 when it cannot be read.
+ */
+int open_input(const char *path, bool *is_stdin, const struct nvtxt_diag_sink *sink);
+
+/*
+ * Checks one file (NVTXT, or a payload through its normal form) and hands
+ * its calls to `be` (NULL: lint only); diagnostics go to sink, counts to
+ * *totals.  Returns the exit status of the file.
+ */
+int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
+	       struct totals *totals, const char *path, const struct nvtxt_backend *be);
+/* Compiles fd (from its current offset) like check_file; fmt != NULL: syntax mode for fmt. */
+struct nvtxt_fmt;
+int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
+		struct totals *totals, const char *path, int fd, const char *display,
+		const struct nvtxt_backend *be, struct nvtxt_fmt *fmt);
+
+/* A payload file read into memory and validated. */
+struct payload_file {
+	unsigned char *data;
+	size_t size;
+	struct nvtxt_payload_reader *r;
+};
+/*
+ * Reads fd from offset 0 to EOF and validates it (nvtxt-payload(5)).
+ * Returns 0; 1 for an invalid payload; 2 on a read error (reported).
+ */
+int payload_load(int fd, const char *display, struct payload_file *pf,
+		 const struct nvtxt_diag_sink *sink);
+void payload_free(struct payload_file *pf);
+
+/* Copies `from` (rewound) to `to`; 0, or -1 with errno set. */
+int copy_stream(FILE *from, FILE *to);
+/* True when the contents of fd (from offset 0) equal those of f. */
+bool same_contents(int fd, FILE *f);
+/* Copies standard input to an unnamed temporary file; its fd at offset 0, or -1. */
+int spool_stdin(void);
+
+#endif
