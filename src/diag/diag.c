@@ -86,12 +86,26 @@ void diag_fixit(struct nvtxt_diag *d, const char *text)
 	d->fixit = xstrndup(text, strlen(text));
 }
 
+static void diag_free(struct nvtxt_diag *d)
+{
+	for (size_t i = 0; i < d->nnotes; i++)
+		free(d->notes[i].message);
+	free(d->notes);
+	free(d->message);
+	free(d->fixit);
+	free(d);
+}
+
 void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d)
 {
 	unsigned long *count, *hidden;
 
 	if (!d)
 		return;
+	if (diag_suppressed(e, d)) {
+		diag_free(d);
+		return;
+	}
 	if (d->severity == NVTXT_SEV_ERROR) {
 		count = &e->errors;
 		hidden = &e->hidden_errors;
@@ -104,12 +118,7 @@ void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d)
 	else if (e->sink.report)
 		e->sink.report(e->sink.user, d, e->source);
 	(*count)++;
-	for (size_t i = 0; i < d->nnotes; i++)
-		free(d->notes[i].message);
-	free(d->notes);
-	free(d->message);
-	free(d->fixit);
-	free(d);
+	diag_free(d);
 }
 
 bool diag_would_show(const struct nvtxt_diags *e, enum nvtxt_severity sev)

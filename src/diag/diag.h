@@ -57,14 +57,26 @@ struct nvtxt_diag_sink {
 	void (*report)(void *user, const struct nvtxt_diag *d, const struct nvtxt_source *src);
 };
 
-/* The per-file engine: counts, caps and forwards. */
+/* A warning silenced by a suppression comment (diag_comment). */
+struct nvtxt_suppression {
+	enum nvtxt_check_id check;
+	uint32_t line;            /* the instruction it covers; 0: the whole file */
+	struct nvtxt_loc loc;     /* the check's name in the comment */
+	bool used;
+};
+
+/* The per-file engine: suppressions, counts, caps and forwards. */
 struct nvtxt_diags {
 	const struct nvtxt_diag_config *config;
 	struct nvtxt_diag_sink sink;
 	const char *file;
 	const struct nvtxt_source *source;       /* may be NULL */
-	unsigned long errors, warnings;          /* all, shown or not */
+	unsigned long errors, warnings;          /* all, shown or not (not the suppressed) */
 	unsigned long hidden_errors, hidden_warnings;
+	struct nvtxt_suppression *supp;          /* diag_comment's, freed by diag_finish */
+	size_t nsupp, supp_cap;
+	size_t supp_pending;                     /* supp[supp_pending..] wait for their instruction */
+	bool seen_instruction;                   /* an instruction came: too late for file-wide ones */
 };
 
 void nvtxt_diags_init(struct nvtxt_diags *e, const struct nvtxt_diag_config *cfg,
@@ -83,6 +95,28 @@ void diag_note(struct nvtxt_diag *d, const struct nvtxt_loc *loc, const char *fm
 void diag_fixit(struct nvtxt_diag *d, const char *text);
 /* Counts the diagnostic, sends it to the sink unless over the cap, frees it. */
 void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d);
+
+/*
+ * Suppression comments (nvtxt(5), "Suppression comments"; src/diag/suppress.c).
+ * diag_comment reads a comment line (text from its '#', len bytes; `at`
+ * its place): "# nvtxtc-disable-next-line NAME[,NAME]..." silences those
+ * warnings on the next instruction, "# nvtxtc-disable NAME[,NAME]..."
+ * before the first instruction on every line of the file; other comments
+ * are ignored.  A name that is no check, an error check (errors cannot be
+ * silenced) or a misplaced file-wide comment is reported at once.
+ * diag_instruction tells that an instruction (an assignment, a definition
+ * or a call) is on `line`; diag_finish, at the end of the input, reports
+ * the suppressions that silenced nothing (unless their check is disabled)
+ * and frees them.  diag_end drops a diagnostic of a warning check that a
+ * suppression covers (by the line of its location), even one that -Werror
+ * made an error, and does not count it; a diagnostic of an error check is
+ * never dropped.
+ */
+void diag_comment(struct nvtxt_diags *e, const char *text, size_t len, const struct nvtxt_loc *at);
+void diag_instruction(struct nvtxt_diags *e, uint32_t line);
+void diag_finish(struct nvtxt_diags *e);
+/* True (and the suppression marked used) when a suppression covers d: diag_end's filter. */
+bool diag_suppressed(struct nvtxt_diags *e, const struct nvtxt_diag *d);
 
 /* True when a diagnostic of severity `sev` would be shown (not over the cap). */
 bool diag_would_show(const struct nvtxt_diags *e, enum nvtxt_severity sev);

@@ -293,9 +293,21 @@ void frontend_drop_line(struct nvtxt_frontend *fe)
 
 /* --- one input ----------------------------------------------------------- */
 
+/* Check mode: the passes, and the suppression comments for the diagnostics engine. */
+struct checked {
+	struct sema *sema;
+	struct nvtxt_diags *diags;
+};
+
 static void consume_checked(void *user, const struct nvtxt_instr *in)
 {
-	sema_instruction(user, in);
+	struct checked *c = user;
+
+	if (in->kind == NVTXT_I_COMMENT)
+		diag_comment(c->diags, in->name.ptr, in->name.len, &in->name_loc);
+	else if (in->kind != NVTXT_I_BLANK)
+		diag_instruction(c->diags, in->loc.line);
+	sema_instruction(c->sema, in);
 }
 
 /*
@@ -375,6 +387,7 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	struct nvtxt_frontend fe;
 	struct nvtxt_diags diags;
 	struct sema *sema = NULL;
+	struct checked checked;
 	struct stat st;
 	yyscan_t scanner;
 	nvtxt_yypstate *ps;
@@ -401,8 +414,9 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	} else {
 		sema = sema_new(&diags, opt->backend);
 		sema_set_fast_path(sema, !opt->no_fast_paths);
+		checked = (struct checked){ sema, &diags };
 		fe.consume = consume_checked;
-		fe.consume_user = sema;
+		fe.consume_user = &checked;
 	}
 
 	fe.reader = reader_new(opt->fd, !opt->no_fast_paths, opt->read_ahead);
@@ -421,14 +435,17 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	nvtxt_yypstate_delete(ps);
 	reader_free(fe.reader);
 	if (sema) {
-		if (!fe.io_errno)
+		if (!fe.io_errno) {
 			sema_finish(sema);
+			diag_finish(&diags);
+		}
 		if (sema_io_errno(sema))
 			res->io_errno = sema_io_errno(sema);
 		sema_free(sema);
 	}
 	if (fe.io_errno)
 		res->io_errno = fe.io_errno;
+	free(diags.supp);
 	res->errors = diags.errors;
 	res->warnings = diags.warnings;
 	res->hidden_errors = diags.hidden_errors;

@@ -187,11 +187,13 @@ unsigned edit_distance2(const char *a, size_t alen, const char *b, size_t blen)
 	return prev[blen];
 }
 
-const char *suggest(const char *word, size_t len, const char *const *candidates, size_t count)
+const char *suggest_unique(const char *word, size_t len, const char *const *candidates, size_t count,
+			   bool *unique)
 {
 	const char *best = NULL;
 	unsigned best_d = ~0u;
 	unsigned limit = 2 * (unsigned)(len / 3 > 1 ? len / 3 : 1);
+	bool tie = false;
 
 	for (size_t i = 0; i < count; i++) {
 		const char *c = candidates[i];
@@ -199,9 +201,19 @@ const char *suggest(const char *word, size_t len, const char *const *candidates,
 		if (d > 0 && d <= limit && d < best_d) {
 			best = c;
 			best_d = d;
+			tie = false;
+		} else if (d == best_d && best && strcmp(c, best) != 0) {
+			tie = true;
 		}
 	}
+	if (unique)
+		*unique = best && !tie;
 	return best;
+}
+
+const char *suggest(const char *word, size_t len, const char *const *candidates, size_t count)
+{
+	return suggest_unique(word, len, candidates, count, NULL);
 }
 
 static size_t idmap_index(const struct idmap *m, uint64_t a, uint64_t b)

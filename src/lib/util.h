@@ -5,6 +5,7 @@
 #define NVTXT_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,6 +81,12 @@ unsigned edit_distance2(const char *a, size_t alen, const char *b, size_t blen);
  * (word, len) within a distance of max(1, len/3), or NULL.
  */
 const char *suggest(const char *word, size_t len, const char *const *candidates, size_t count);
+/*
+ * suggest, and *unique says whether no other candidate is as close: only
+ * then is the suggestion a fix-it that --fix may apply (checks.def, FIXABLE).
+ */
+const char *suggest_unique(const char *word, size_t len, const char *const *candidates, size_t count,
+			   bool *unique);
 
 
 

@@ -113,10 +113,11 @@ static struct nvtxt_binding *var_set(struct sema *s, struct nvtxt_str name)
 }
 
 /* Suggests the defined variable closest to `name`, or NULL. */
-static const char *var_suggest(const struct sema *s, struct nvtxt_str name)
+static const char *var_suggest(const struct sema *s, struct nvtxt_str name, bool *unique)
 {
 	const char *best = NULL;
 	unsigned best_d = ~0u, limit = 2 * (unsigned)(name.len / 3 > 1 ? name.len / 3 : 1);
+	bool tie = false;
 
 	for (size_t i = 0; i < s->vars_cap; i++) {
 		const struct nvtxt_binding *b = s->vars[i];
@@ -127,8 +128,12 @@ static const char *var_suggest(const struct sema *s, struct nvtxt_str name)
 		if (d <= limit && d < best_d) {
 			best = b->name;
 			best_d = d;
+			tie = false;
+		} else if (d == best_d) {
+			tie = true;
 		}
 	}
+	*unique = best && !tie;
 	return best;
 }
 
@@ -146,12 +151,13 @@ static bool expand(struct sema *s, struct nvtxt_value *v)
 		return v->kind != NVTXT_V_POISON;
 	b = var_get(s, v->text);
 	if (!b) {
-		const char *near = diag_would_show(s->diags, NVTXT_SEV_ERROR) ? var_suggest(s, v->text) : NULL;
+		bool unique = false;
+		const char *near = diag_would_show(s->diags, NVTXT_SEV_ERROR) ? var_suggest(s, v->text, &unique) : NULL;
 		struct nvtxt_diag *d = diag_begin(s->diags, NVTXT_CHECK_UNDEFINED_VARIABLE, &loc, "undefined variable '%.*s'%s%s%s",
 						  (int)v->text.len, v->text.ptr,
 						  near ? "; did you mean '" : ": no assignment to it comes before this line",
 						  near ? near : "", near ? "'?" : "");
-		if (near) {
+		if (near && unique) {
 			struct buf fix = { 0 };
 			buf_printf(&fix, "$%s", near);
 			diag_fixit(d, fix.ptr);
@@ -250,6 +256,7 @@ static int command(struct sema *s, const struct nvtxt_instr *in)
 	const char *near;
 	struct nvtxt_diag *d;
 	int inserted;
+	bool unique;
 
 	if (cmd >= 0)
 		return cmd;
@@ -264,13 +271,14 @@ static int command(struct sema *s, const struct nvtxt_instr *in)
 		const char *names[NVTXT_CMD_COUNT];
 		for (int i = 0; i < NVTXT_CMD_COUNT; i++)
 			names[i] = nvtxt_command_name((enum nvtxt_command)i);
-		near = suggest(in->name.ptr, in->name.len, names, NVTXT_CMD_COUNT);
+		near = suggest_unique(in->name.ptr, in->name.len, names, NVTXT_CMD_COUNT, &unique);
 	}
 	if (near) {
 		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_COMMAND, &in->name_loc,
 			       "unknown command '%.*s'; did you mean '%s'?", (int)in->name.len,
 			       in->name.ptr, near);
-		diag_fixit(d, near);
+		if (unique)
+			diag_fixit(d, near);
 	} else {
 		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_COMMAND, &in->name_loc,
 			       "unknown command '%.*s': expected one of Marker, RangePush, RangePop, RangeStartEnd, NameCategory, AddChildCategory, NameOsThread, NameProcess or SetFileDisplayName",
@@ -306,16 +314,25 @@ static void definition(struct sema *s, const struct nvtxt_instr *in)
 			size_t n = nvtxt_command_default_args((enum nvtxt_command)cmd, args);
 			const char *near;
 			struct buf list = { 0 };
+			size_t m = 0;
+			bool unique;
 
-			for (size_t j = 0; j < n; j++)
-				cands[j] = nvtxt_arg_name(args[j]);
-			near = suggest(a.ptr, a.len, cands, n);
+			/* an argument the definition already lists is no fix */
+			for (size_t j = 0; j < n; j++) {
+				bool listed = false;
+				for (size_t k = 0; k < in->nargs && !listed; k++)
+					listed = nvtxt_arg_lookup(in->args[k].ptr, in->args[k].len) == (int)args[j];
+				if (!listed)
+					cands[m++] = nvtxt_arg_name(args[j]);
+			}
+			near = suggest_unique(a.ptr, a.len, cands, m, &unique);
 			list_args(&list, (enum nvtxt_command)cmd);
 			if (near) {
 				d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_ARGUMENT, &in->arg_locs[i],
 					       "'%.*s' is not an argument of %s; did you mean '%s'?",
 					       (int)a.len, a.ptr, nvtxt_command_name((enum nvtxt_command)cmd), near);
-				diag_fixit(d, near);
+				if (unique)
+					diag_fixit(d, near);
 			} else {
 				d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_ARGUMENT, &in->arg_locs[i],
 					       "'%.*s' is not an argument of %s", (int)a.len, a.ptr,
@@ -650,12 +667,13 @@ static void report_color(struct call *c, enum conv r)
 		const char *cands[160];
 		size_t n = 0;
 		const char *near;
+		bool unique;
 		while (n < 160 && (cands[n] = nvtxt_color_name(n)))
 			n++;
-		near = suggest(v->text.ptr, v->text.len, cands, n);
+		near = suggest_unique(v->text.ptr, v->text.len, cands, n, &unique);
 		if (near) {
 			snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
-			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, near);
+			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, unique ? near : NULL);
 		} else {
 			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, "not a color name of .NET's System.Drawing.Color", NULL);
 		}
@@ -676,12 +694,13 @@ static void report_timebase(struct call *c, enum conv r)
 		const char *cands[NVTXT_TB_COUNT];
 		const char *near;
 		char hint[96];
+		bool unique;
 		for (int i = 0; i < NVTXT_TB_COUNT; i++)
 			cands[i] = nvtxt_timebase_name((enum nvtxt_timebase)i);
-		near = suggest(v->text.ptr, v->text.len, cands, NVTXT_TB_COUNT);
+		near = suggest_unique(v->text.ptr, v->text.len, cands, NVTXT_TB_COUNT, &unique);
 		if (near) {
 			snprintf(hint, sizeof(hint), "did you mean '%s'? (time bases are spelt exactly)", near);
-			bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected, hint, near);
+			bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected, hint, unique ? near : NULL);
 			return;
 		}
 	}
