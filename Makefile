@@ -42,6 +42,8 @@ PAYLOAD_SRCS = $(filter-out src/payload/replay.c,$(wildcard src/payload/*.c)) \
 LIB_SRCS += $(PAYLOAD_SRCS)
 CPPFLAGS += $(NVTX_CPPFLAGS)
 LDLIBS += $(if $(NVTX_CPPFLAGS),-ldl) -pthread
+# JSON and SARIF diagnostics (src/diag/diag_json.c, diag_sarif.c): Debian's libjansson-dev
+LDLIBS += -ljansson
 UNIT_SRCS += tests/unit/payload.c
 RECORDER = $(B)/tests/inject/recorder.so
 CHECK_DEPS = $(if $(NVTX_CPPFLAGS),$(RECORDER))
@@ -54,7 +56,7 @@ all: $(BIN)
 
 $(B)/.deps-ok:
 	@mkdir -p $(B)
-	@sh .ci/deps flex bison
+	@sh .ci/deps flex bison jansson
 	@touch $@
 
 $(B)/nvtxt.tab.c $(B)/nvtxt.tab.h &: grammar/nvtxt.y $(B)/.deps-ok
