@@ -25,6 +25,11 @@
  */
 #include <string.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_X86_SCAN 1
+#endif
+
 #include "frontend.h"
 #include "reader.h"
 
@@ -145,127 +150,31 @@ static int integer(const unsigned char *p, const unsigned char *e, int64_t *out)
 }
 
 /*
- * Scans one value at p (blanks skipped) into v.  Returns the byte after
- * the token, or NULL when the scanner would report it or split it
- * differently.
+ * The value of the n ASCII digits at d (1 <= n <= 18; d has 16 readable
+ * bytes), as a decimal number without overflow.
  */
-static unsigned char *value(unsigned char *p, const unsigned char *end, const unsigned char *line,
-			    struct nvtxt_value *v)
+static inline uint64_t digits_value(const unsigned char *d, size_t n)
 {
-	unsigned char c = *p, *q;
-
-	v->origin = NULL;
-	v->integer = 0;
-	v->loc.col = (uint32_t)(p - line) + 1;
-	if (c == '"' || c == '\'') {
-		/* \"{DQC}*\"  '{SQC}*' */
-		unsigned k = c == '"' ? K_DQ : K_SQ;
-		q = p + 1;
-		for (;;) {
-			if (plain8(load8(q), c)) {
-				q += 8;
-			} else if (is(*q, k)) {
-				q++;
-			} else if (*q >= 0x80) {
-				size_t n = utf8_seq(q, (size_t)(end - q));
-				if (!n)
-					return NULL;
-				q += n;
-			} else {
-				break;
-			}
-		}
-		if (*q != c)
-			return NULL;
-		v->kind = NVTXT_V_STRING;
-		v->quote = (char)c;
-		v->text = (struct nvtxt_str){ (const char *)p + 1, (size_t)(q - p - 1) };
-		v->loc.len = (uint32_t)(q + 1 - p);
-		return q + 1;
-	}
-	if (c == '$') {
-		/* "$"{ID} */
-		if (!is(p[1], K_ID_START))
-			return NULL;
-		for (q = p + 2; is(*q, K_ID); q++)
-			;
-		v->kind = NVTXT_V_EXPANSION;
-		v->quote = '$';
-		v->text = (struct nvtxt_str){ (const char *)p + 1, (size_t)(q - p - 1) };
-		v->loc.len = (uint32_t)(q - p);
-		return q;
-	}
-	if (is(c, K_DIGIT) || ((c == '-' || c == '+') && is(p[1], K_DIGIT))) {
-		/*
-		 * The common case first: [+-]?[0-9]+ of at most 18 digits (no
-		 * overflow possible) that ends the bare-word run, that is, only
-		 * blanks come before the next ',' or line break.
-		 */
-		const unsigned char *digits = p + !is(c, K_DIGIT), *r;
-		uint64_t u = 0;
-
-		q = (unsigned char *)digits;
 #ifdef HAVE_DIGITS8
-		while (digits8(load8(q)) && q - digits <= 16) {
-			u = u * 100000000 + value8(load8(q));
-			q += 8;
-		}
+	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+					   100000000 };
+	/* the digits moved to the high bytes: the zero bytes below are leading zeros */
+	if (n <= 8)
+		return value8(load8(d) << (8 * (8 - n)));
+	if (n <= 16)
+		return value8(load8(d)) * pow10[n - 8] + value8(load8(d + 8) << (8 * (16 - n)));
 #endif
-		for (; is(*q, K_DIGIT); q++)
-			u = u * 10 + (unsigned)(*q - '0');
-		for (r = q; is(*r, K_BLANK); r++)
-			;
-		if (q - digits <= 18 && (*r == ',' || *r == '\n' || *r == '\r')) {
-			v->kind = NVTXT_V_INTEGER;
-			v->quote = 0;
-			v->integer = c == '-' ? -(int64_t)u : (int64_t)u;
-			v->text = (struct nvtxt_str){ (const char *)p, (size_t)(q - p) };
-			v->loc.len = (uint32_t)(q - p);
-			return q;
-		}
-	}
 	{
-		/*
-		 * ({BW1})({BWC}*{BW1})?: the longest run of bare-word bytes
-		 * without its trailing blanks; an integer rule matching all of
-		 * it wins the tie.
-		 */
-		unsigned char *w = p;
-		int r;
-
-		q = p;
-		for (;;) {
-			if (is(*q, K_BARE)) {
-				if (!is(*q++, K_BLANK))
-					w = q;
-			} else if (*q >= 0x80) {
-				size_t n = utf8_seq(q, (size_t)(end - q));
-				if (!n)
-					return NULL;
-				q += n;
-				w = q;
-			} else {
-				break;
-			}
-		}
-		if (w == p)
-			return NULL;
-		r = integer(p, w, &v->integer);
-		if (r < 0)
-			return NULL;
-		v->kind = r ? NVTXT_V_INTEGER : NVTXT_V_STRING;
-		v->quote = 0;
-		v->text = (struct nvtxt_str){ (const char *)p, (size_t)(w - p) };
-		v->loc.len = (uint32_t)(w - p);
-		return w;
+		uint64_t u = 0;
+		for (size_t i = 0; i < n; i++)
+			u = u * 10 + (unsigned)(d[i] - '0');
+		return u;
 	}
 }
 
-static inline unsigned char *skip_blanks(unsigned char *p)
+static inline bool is_blank(unsigned char c)
 {
-	while (is(*p, K_BLANK))
-		p++;
-	return p;
+	return c == ' ' || c == '\t';
 }
 
 /* {EOL}: \r?\n */
@@ -274,80 +183,196 @@ static inline bool at_eol(const unsigned char *p)
 	return *p == '\n' || (*p == '\r' && p[1] == '\n');
 }
 
-char *fast_line_parse(char *line_start, const char *end_of_data, uint32_t lineno, uint64_t line_offset,
-		      struct line_rec *rec, struct nvtxt_value *values)
+/*
+ * The scanning steps of each level: the first byte at or after p that is
+ * not in [A-Za-z0-9_] (id_end), not an ASCII digit (digits_end), or that
+ * is the quote, below 0x20 or above 0x7F (quote_stop).  Each stops at the
+ * chunk's sentinel '\n' at the latest.
+ */
+
+/* Portable: bytes, and eight-byte words for quoted strings. */
+static inline const unsigned char *id_end_portable(const unsigned char *p)
 {
-	unsigned char *const line = (unsigned char *)line_start;
-	const unsigned char *const end = (const unsigned char *)end_of_data;
-	unsigned char *p = line, *name, *nl;
-	struct nvtxt_loc loc = { lineno, 0, 0, line_offset };
-	uint32_t name_col, end_col = 0;
-	size_t n = 0, name_len;
-	bool assignment;
+	while (is(*p, K_ID))
+		p++;
+	return p;
+}
 
-	/* <INITIAL>{ID}, then <AFTER_NAME>"=" or "," */
-	p = skip_blanks(p);
-	if (!is(*p, K_ID_START))
-		return NULL;
-	name = p;
-	while (is(*++p, K_ID))
-		;
-	name_len = (size_t)(p - name);
-	name_col = (uint32_t)(name - line) + 1;
-	p = skip_blanks(p);
-	if (*p != ',' && *p != '=')
-		return NULL;
-	assignment = *p == '=';
+static inline const unsigned char *digits_end_portable(const unsigned char *p)
+{
+#ifdef HAVE_DIGITS8
+	while (digits8(load8(p)))
+		p += 8;
+#endif
+	while (is(*p, K_DIGIT))
+		p++;
+	return p;
+}
 
-	/* <VAL>: values separated by ',' up to {EOL} */
+static inline const unsigned char *quote_stop_portable(const unsigned char *p, unsigned char quote)
+{
 	for (;;) {
-		struct nvtxt_value *v;
-		uint32_t sep_col = (uint32_t)(p - line) + 1;
-
-		p = skip_blanks(p + 1);
-		if (n >= FRONTEND_MAX_VALUES)
-			return NULL; /* the parser reports it */
-		v = &values[n++];
-		v->loc = loc;
-		if (*p == ',' || at_eol(p)) {
-			/* arg: %empty, located just after the ',' */
-			if (assignment)
-				return NULL;
-			v->kind = NVTXT_V_ABSENT;
-			v->quote = 0;
-			v->integer = 0;
-			v->text = (struct nvtxt_str){ NULL, 0 };
-			v->origin = NULL;
-			v->loc.col = sep_col + 1;
-			end_col = sep_col + 1;
-		} else {
-			p = value(p, end, line, v);
-			if (!p)
-				return NULL;
-			end_col = v->loc.col + v->loc.len;
-			p = skip_blanks(p);
-		}
-		if (*p == ',' && !assignment)
-			continue;
-		if (!at_eol(p))
-			return NULL;
-		break;
+		uint64_t x = load8(p);
+		if (!plain8(x, quote))
+			break;
+		p += 8;
 	}
-	nl = *p == '\r' ? p + 1 : p;
-	if (nl == end || p - line > FRONTEND_LINE_KEEP)
-		return NULL; /* the line goes on past the data, or is long: the scanner keeps its excerpt */
+	while (*p >= 0x20 && *p < 0x80 && *p != quote)
+		p++;
+	return p;
+}
 
-	/* taken: the node the parser's actions would build */
-	rec->text_len = (uint32_t)(p - line);
-	rec->instr = (struct nvtxt_instr){
-		.kind = assignment ? NVTXT_I_ASSIGNMENT : NVTXT_I_CALL,
-		.loc = { loc.line, name_col, end_col - name_col, loc.line_offset },
-		.name = { (const char *)name, name_len },
-		.name_loc = { loc.line, name_col, (uint32_t)name_len, loc.line_offset },
-		.nvalues = n,
-		.end_loc = assignment ? values[0].loc
-				      : (struct nvtxt_loc){ loc.line, name_col, end_col - name_col, loc.line_offset },
+#ifdef HAVE_X86_SCAN
+/*
+ * Bytes in [lo, lo + n) as a mask: shifted by 0x80 - lo, they are the
+ * signed bytes below -128 + n.
+ */
+#define IN_RANGE_128(x, lo, n) \
+	_mm_cmplt_epi8(_mm_add_epi8((x), _mm_set1_epi8((char)(0x80 - (lo)))), _mm_set1_epi8((char)(-128 + (n))))
+
+static inline const unsigned char *id_end_sse2(const unsigned char *p)
+{
+	for (;;) {
+		__m128i x = _mm_loadu_si128((const __m128i *)p);
+		__m128i id = _mm_or_si128(
+			_mm_or_si128(IN_RANGE_128(_mm_or_si128(x, _mm_set1_epi8(0x20)), 'a', 26),
+				     IN_RANGE_128(x, '0', 10)),
+			_mm_cmpeq_epi8(x, _mm_set1_epi8('_')));
+		unsigned stop = ~(unsigned)_mm_movemask_epi8(id) & 0xFFFFu;
+		if (stop)
+			return p + __builtin_ctz(stop);
+		p += 16;
+	}
+}
+
+static inline const unsigned char *digits_end_sse2(const unsigned char *p)
+{
+	for (;;) {
+		__m128i x = _mm_loadu_si128((const __m128i *)p);
+		unsigned stop = ~(unsigned)_mm_movemask_epi8(IN_RANGE_128(x, '0', 10)) & 0xFFFFu;
+		if (stop)
+			return p + __builtin_ctz(stop);
+		p += 16;
+	}
+}
+
+static inline const unsigned char *quote_stop_sse2(const unsigned char *p, unsigned char quote)
+{
+	const __m128i q = _mm_set1_epi8((char)quote), space = _mm_set1_epi8(0x20);
+	for (;;) {
+		__m128i x = _mm_loadu_si128((const __m128i *)p);
+		/* signed: the bytes above 0x7F are below 0x20 too */
+		unsigned stop = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmplt_epi8(x, space)));
+		if (stop)
+			return p + __builtin_ctz(stop);
+		p += 16;
+	}
+}
+
+#define AVX2_FN __attribute__((target("avx2")))
+#define IN_RANGE_256(x, lo, n)                                           \
+	_mm256_cmpgt_epi8(_mm256_set1_epi8((char)(-128 + (n))),            \
+			  _mm256_add_epi8((x), _mm256_set1_epi8((char)(0x80 - (lo)))))
+
+AVX2_FN static inline const unsigned char *id_end_avx2(const unsigned char *p)
+{
+	for (;;) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)p);
+		__m256i id = _mm256_or_si256(
+			_mm256_or_si256(IN_RANGE_256(_mm256_or_si256(x, _mm256_set1_epi8(0x20)), 'a', 26),
+					IN_RANGE_256(x, '0', 10)),
+			_mm256_cmpeq_epi8(x, _mm256_set1_epi8('_')));
+		uint32_t stop = ~(uint32_t)_mm256_movemask_epi8(id);
+		if (stop)
+			return p + __builtin_ctz(stop);
+		p += 32;
+	}
+}
+
+AVX2_FN static inline const unsigned char *digits_end_avx2(const unsigned char *p)
+{
+	for (;;) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)p);
+		uint32_t stop = ~(uint32_t)_mm256_movemask_epi8(IN_RANGE_256(x, '0', 10));
+		if (stop)
+			return p + __builtin_ctz(stop);
+		p += 32;
+	}
+}
+
+AVX2_FN static inline const unsigned char *quote_stop_avx2(const unsigned char *p, unsigned char quote)
+{
+	const __m256i q = _mm256_set1_epi8((char)quote), space = _mm256_set1_epi8(0x20);
+	for (;;) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)p);
+		uint32_t stop = (uint32_t)_mm256_movemask_epi8(
+			_mm256_or_si256(_mm256_cmpeq_epi8(x, q), _mm256_cmpgt_epi8(space, x)));
+		if (stop)
+			return p + __builtin_ctz(stop);
+		p += 32;
+	}
+}
+#endif
+
+/* The parser, once per level (fast_line_body.h). */
+#define SCAN_FN static
+#define SCAN(name) name##_portable
+#include "fast_line_body.h"
+#undef SCAN
+#undef SCAN_FN
+#ifdef HAVE_X86_SCAN
+#define SCAN_FN static
+#define SCAN(name) name##_sse2
+#include "fast_line_body.h"
+#undef SCAN
+#undef SCAN_FN
+#define SCAN_FN AVX2_FN static
+#define SCAN(name) name##_avx2
+#include "fast_line_body.h"
+#undef SCAN
+#undef SCAN_FN
+#endif
+
+bool fast_scan_available(enum fast_scan level)
+{
+	switch (level) {
+	case FAST_SCAN_PORTABLE:
+		return true;
+#ifdef HAVE_X86_SCAN
+	case FAST_SCAN_SSE2:
+		return true;
+	case FAST_SCAN_AVX2:
+		__builtin_cpu_init();
+		return __builtin_cpu_supports("avx2");
+#endif
+	default:
+		return false;
+	}
+}
+
+static enum fast_scan forced = FAST_SCAN_LEVELS;
+
+void fast_scan_force(enum fast_scan level)
+{
+	forced = level;
+}
+
+fast_line_fn *fast_line_parser(void)
+{
+	static fast_line_fn *const parsers[FAST_SCAN_LEVELS] = {
+		fast_line_parse_portable,
+#ifdef HAVE_X86_SCAN
+		fast_line_parse_sse2,
+		fast_line_parse_avx2,
+#endif
 	};
-	/* the texts point into the chunk, not NUL-terminated (struct nvtxt_str) */
-	return (char *)nl + 1;
+	int level = forced;
+
+	if (level >= FAST_SCAN_LEVELS || !fast_scan_available((enum fast_scan)level)) {
+		level = FAST_SCAN_LEVELS - 1;
+		while (level > 0 && !fast_scan_available((enum fast_scan)level))
+			level--;
+	}
+	return parsers[level];
 }

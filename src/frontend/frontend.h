@@ -60,6 +60,7 @@ struct nvtxt_frontend {
 	struct arena arena;
 	struct nvtxt_value *values;
 	size_t nvalues, values_cap;
+	struct nvtxt_value *fast_values; /* the values of a fast line, made whole (FRONTEND_MAX_VALUES) */
 	struct nvtxt_str *args;
 	struct nvtxt_loc *arg_locs;
 	size_t nargs, args_cap;

@@ -1,11 +1,23 @@
 /*
  * reader.c - the input in chunks of whole lines, parsed ahead by the fast
- * path, in a second thread when asked (reader.h).
+ * path, with a second thread when asked (reader.h).
  *
- * Three chunks circulate when there is a reading thread: one it fills,
- * one ready, one the passes work through; it waits for a free chunk, so
- * memory stays bounded whatever the input size.  Without a thread, one
- * chunk is filled when the previous one is handed back.
+ * Producing a chunk has two steps: filling it (read(), then the cut after
+ * its last line break, the rest carried to the next chunk), which must
+ * happen in input order and one at a time, and parsing it into line
+ * records, which needs nothing but the chunk.  Both the reading thread and
+ * the caller (the consumer) produce: the consumer takes its next chunk
+ * when it is ready, and otherwise, rather than wait, fills and parses the
+ * next chunk nobody has claimed; it waits only while every chunk is
+ * claimed (filled or parsed by the other thread, or ready but out of
+ * order).  So the work is shared as the processors allow: when the reading
+ * thread gets no processor, the consumer does everything as if it were
+ * alone, and the hand-off costs a lock per chunk.
+ *
+ * CHUNKS_THREADED chunks circulate (one consumed, one or two being
+ * produced, the rest ready), so memory is bounded whatever the input size.
+ * Without a thread one chunk is filled when the previous one is handed
+ * back.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -16,32 +28,31 @@
 #include "frontend.h"
 #include "reader.h"
 
-enum { CHUNKS_THREADED = 3 };
+enum { CHUNKS_THREADED = 4 };
 
 struct reader {
 	int fd;
-	bool fast_path;
+	fast_line_fn *fast_line;  /* the fast path, or NULL: every line is slow */
 	bool want_thread;
 
-	/* the producer's state (the reading thread's, or the caller's) */
+	/* the input: only the producer holding `filling` touches it */
 	bool eof;
 	int io_errno;
-	uint32_t line;            /* the number of the next line */
-	uint64_t offset;          /* the file offset of the next byte */
 	bool in_long_line;        /* the last chunk ended inside a line longer than a chunk */
 	char *carry;              /* the incomplete last line of the last chunk */
 	size_t carry_len;
 	bool peeked;              /* reader_peek read the first chunk */
-	struct chunk *first;      /* filled by reader_peek, not parsed yet */
-	size_t first_skip;
+	struct chunk *first;      /* read by reader_peek, not cut and parsed yet */
 
-	/* chunks: all of them, the free ones, the ready ones (in order) */
+	/* under lock */
 	struct chunk *all[CHUNKS_THREADED];
 	size_t nall;
 	struct chunk *free_list;
-	struct chunk *ready_head, *ready_tail;
-	bool done;                /* the producer handed over the last chunk */
-	bool cancel;              /* the consumer stops early */
+	bool filling;             /* a producer is filling a chunk */
+	bool input_done;          /* the last chunk was filled */
+	uint64_t next_seq;        /* the number of the next chunk filled */
+	uint64_t want_seq;        /* the number of the chunk the consumer takes next */
+	bool cancel;              /* the consumer stops */
 
 	bool threaded;            /* the thread runs */
 	pthread_t thread;
@@ -79,7 +90,7 @@ struct reader *reader_new(int fd, bool fast_path, bool thread)
 	if (!r)
 		return NULL;
 	r->fd = fd;
-	r->fast_path = fast_path;
+	r->fast_line = fast_path ? fast_line_parser() : NULL;
 	r->want_thread = thread;
 	r->carry = malloc(READER_CHUNK);
 	r->all[0] = chunk_new();
@@ -101,7 +112,7 @@ struct reader *reader_new(int fd, bool fast_path, bool thread)
 static void fill(struct reader *r, struct chunk *c)
 {
 	c->len = 0;
-	c->nlines = c->nvalues = 0;
+	c->skip = 0;
 	c->last = false;
 	c->io_errno = 0;
 	if (r->carry_len) {
@@ -118,6 +129,35 @@ static void fill(struct reader *r, struct chunk *c)
 		else if (errno != EINTR)
 			r->io_errno = errno;
 	}
+	c->filled = c->len;
+	c->bytes[c->len] = '\n';
+}
+
+/*
+ * Cuts c after its last line break, carrying the incomplete last line to
+ * the next chunk; a chunk without a line break is one piece of a line
+ * longer than a chunk.  Writes the sentinel '\n' after the cut.
+ */
+static void cut(struct reader *r, struct chunk *c)
+{
+	bool at_end = r->eof || r->io_errno;
+	const char *from = c->bytes + c->skip, *nl = NULL;
+
+	for (const char *p = c->bytes + c->len; p > from; p--)
+		if (p[-1] == '\n') {
+			nl = p - 1;
+			break;
+		}
+	c->long_rest = r->in_long_line;
+	c->tail_continues = !nl && !at_end;
+	if (nl && !at_end) {
+		r->carry_len = (size_t)(c->bytes + c->len - (nl + 1));
+		memcpy(r->carry, nl + 1, r->carry_len);
+		c->len = (size_t)(nl + 1 - c->bytes);
+	}
+	r->in_long_line = c->tail_continues;
+	c->last = at_end;
+	c->io_errno = r->io_errno;
 	c->bytes[c->len] = '\n';
 }
 
@@ -138,61 +178,53 @@ static bool reserve(void **p, size_t *cap, size_t need, size_t size)
 	return true;
 }
 
-static struct line_rec *add_slow(struct chunk *c, const char *p, size_t len, bool continues)
+static void add_slow(struct chunk *c, const char *p, size_t len, bool continues)
 {
 	struct line_rec *rec = &c->lines[c->nlines++];
 	rec->start = (uint32_t)(p - c->bytes);
 	rec->len = (uint32_t)len;
-	rec->fast = false;
+	rec->kind = LINE_SLOW;
 	rec->continues = continues;
-	return rec;
 }
 
 /*
- * Cuts c into line records, the fast path parsing each line it can; the
- * incomplete last line is carried to the next chunk.  Returns false when
- * out of memory (then the chunk ends early, as after a read error).
+ * Makes c's line records, the fast path parsing each line it can.
+ * Returns false when out of memory.
  */
-static bool parse(struct reader *r, struct chunk *c, size_t skip)
+static bool parse(fast_line_fn *fast_line, struct chunk *c)
 {
-	char *p = c->bytes + skip, *end = c->bytes + c->len;
-	bool at_end = r->eof || r->io_errno;
+	char *p = c->bytes + c->skip, *end = c->bytes + c->len;
 
+	c->nlines = c->nvalues = 0;
+	if (c->long_rest && p < end) {
+		/* the rest of a line longer than a chunk */
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *next = nl ? (char *)nl + 1 : end;
+		if (!reserve((void **)&c->lines, &c->lines_cap, 1, sizeof(*c->lines)))
+			return false;
+		add_slow(c, p, (size_t)(next - p), !nl && c->tail_continues);
+		p = next;
+	}
 	while (p < end) {
 		const char *nl;
-		char *next;
 
-		if (!reserve((void **)&c->lines, &c->lines_cap, c->nlines + 1, sizeof(*c->lines)))
+		if (c->nlines == c->lines_cap &&
+		    !reserve((void **)&c->lines, &c->lines_cap, c->nlines + 1, sizeof(*c->lines)))
 			return false;
-		if (r->in_long_line) {
-			/* the rest of a line longer than a chunk */
-			nl = memchr(p, '\n', (size_t)(end - p));
-			next = nl ? (char *)nl + 1 : end;
-			add_slow(c, p, (size_t)(next - p), !nl && !at_end);
-			r->offset += (uint64_t)(next - p);
-			if (nl) {
-				r->line++;
-				r->in_long_line = false;
-			}
-			p = next;
-			continue;
-		}
-		if (r->fast_path) {
+		if (fast_line) {
 			struct line_rec *rec = &c->lines[c->nlines];
-			if (!reserve((void **)&c->values, &c->values_cap, c->nvalues + FRONTEND_MAX_VALUES,
+			char *next;
+			if (c->values_cap - c->nvalues < FRONTEND_MAX_VALUES &&
+			    !reserve((void **)&c->values, &c->values_cap, c->nvalues + FRONTEND_MAX_VALUES,
 				     sizeof(*c->values)))
 				return false;
-			next = fast_line_parse(p, end, r->line, r->offset, rec, c->values + c->nvalues);
+			next = fast_line(p, end, rec, c->values + c->nvalues);
 			if (next) {
 				rec->start = (uint32_t)(p - c->bytes);
 				rec->len = (uint32_t)(next - p);
-				rec->fast = true;
-				rec->continues = false;
 				rec->first_value = (uint32_t)c->nvalues;
-				c->nvalues += rec->instr.nvalues;
+				c->nvalues += rec->nvalues;
 				c->nlines++;
-				r->line++;
-				r->offset += rec->len;
 				p = next;
 				continue;
 			}
@@ -200,87 +232,78 @@ static bool parse(struct reader *r, struct chunk *c, size_t skip)
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl) {
 			add_slow(c, p, (size_t)(nl + 1 - p), false);
-			r->line++;
-			r->offset += (uint64_t)(nl + 1 - p);
 			p = (char *)nl + 1;
-		} else if (at_end) {
-			/* the last line, without a line break */
-			add_slow(c, p, (size_t)(end - p), false);
-			r->offset += (uint64_t)(end - p);
-			p = end;
-		} else if (p == c->bytes + skip) {
-			/* a line longer than the chunk: hand it over in pieces */
-			add_slow(c, p, (size_t)(end - p), true);
-			r->offset += (uint64_t)(end - p);
-			r->in_long_line = true;
-			p = end;
 		} else {
-			r->carry_len = (size_t)(end - p);
-			memcpy(r->carry, p, r->carry_len);
-			c->len = (size_t)(p - c->bytes);
+			/* the last line without a line break, or a piece of a long line */
+			add_slow(c, p, (size_t)(end - p), c->tail_continues);
 			p = end;
 		}
 	}
-	c->last = at_end;
-	c->io_errno = r->io_errno;
 	return true;
 }
 
-/* Fills and parses the next chunk into c. */
-static void produce(struct reader *r, struct chunk *c)
-{
-	size_t skip = 0;
+/* --- sharing the work ------------------------------------------------------ */
 
-	if (r->first == c) {
-		/* read by reader_peek */
-		skip = r->first_skip;
+/* A producer may start on a chunk (under lock). */
+static bool can_produce(const struct reader *r)
+{
+	return !r->filling && !r->input_done && (r->first || r->free_list);
+}
+
+/*
+ * Fills and parses the next chunk (called and returning under lock, which
+ * it drops meanwhile) and makes it ready.
+ */
+static void produce(struct reader *r)
+{
+	struct chunk *c;
+	bool first = r->first != NULL;
+
+	if (first) {
+		c = r->first;
 		r->first = NULL;
 	} else {
-		fill(r, c);
+		c = r->free_list;
+		r->free_list = c->next;
 	}
-	if (!parse(r, c, skip)) {
-		/* out of memory: end the input here, as a read error */
-		r->io_errno = ENOMEM;
+	r->filling = true;
+	c->seq = r->next_seq++;
+	c->ready = false;
+	pthread_mutex_unlock(&r->lock);
+
+	if (!first)
+		fill(r, c);
+	cut(r, c);
+
+	pthread_mutex_lock(&r->lock);
+	r->filling = false;
+	r->input_done = c->last;
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+
+	if (!parse(r->fast_line, c)) {
+		/* out of memory: the input ends here, as after a read error */
 		c->last = true;
 		c->io_errno = ENOMEM;
 	}
-}
 
-/* --- the thread ------------------------------------------------------------ */
+	pthread_mutex_lock(&r->lock);
+	c->ready = true;
+	pthread_cond_broadcast(&r->changed);
+}
 
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
-	bool last = false;
 
-	while (!last) {
-		struct chunk *c;
-
-		pthread_mutex_lock(&r->lock);
-		while (!r->free_list && !r->cancel)
-			pthread_cond_wait(&r->changed, &r->lock);
-		if (r->cancel) {
-			pthread_mutex_unlock(&r->lock);
-			break;
-		}
-		c = r->free_list;
-		r->free_list = c->next;
-		pthread_mutex_unlock(&r->lock);
-
-		produce(r, c);
-		last = c->last;
-
-		pthread_mutex_lock(&r->lock);
-		c->next = NULL;
-		if (r->ready_tail)
-			r->ready_tail->next = c;
+	pthread_mutex_lock(&r->lock);
+	while (!r->cancel && !r->input_done) {
+		if (can_produce(r))
+			produce(r);
 		else
-			r->ready_head = c;
-		r->ready_tail = c;
-		r->done = last;
-		pthread_cond_broadcast(&r->changed);
-		pthread_mutex_unlock(&r->lock);
+			pthread_cond_wait(&r->changed, &r->lock);
 	}
+	pthread_mutex_unlock(&r->lock);
 	return NULL;
 }
 
@@ -293,66 +316,52 @@ const unsigned char *reader_peek(struct reader *r, size_t *len)
 		r->first = r->all[0];
 		fill(r, r->first);
 	}
-	*len = r->all[0]->len;
+	*len = r->all[0]->filled;
 	return (const unsigned char *)r->all[0]->bytes;
 }
 
-void reader_start(struct reader *r, size_t skip, uint32_t line, uint64_t offset)
+void reader_start(struct reader *r, size_t skip)
 {
 	size_t len;
 
 	reader_peek(r, &len);
-	r->first_skip = skip;
-	r->line = line;
-	r->offset = offset;
+	r->first->skip = skip;
 	/* a second thread only when there is more than one chunk to read */
 	if (!r->want_thread || r->eof || r->io_errno)
 		return;
 	for (; r->nall < CHUNKS_THREADED; r->nall++) {
 		r->all[r->nall] = chunk_new();
 		if (!r->all[r->nall])
-			return;
+			break;
+		r->all[r->nall]->next = r->free_list;
+		r->free_list = r->all[r->nall];
 	}
-	for (size_t i = 0; i < r->nall; i++) {
-		r->all[i]->next = r->free_list;
-		r->free_list = r->all[i];
-	}
-	/* the first chunk is produced first */
-	if (r->free_list != r->first) {
-		struct chunk **p = &r->free_list;
-		while (*p != r->first)
-			p = &(*p)->next;
-		*p = r->first->next;
-		r->first->next = r->free_list;
-		r->free_list = r->first;
-	}
-	if (pthread_create(&r->thread, NULL, reader_main, r) == 0) {
+	if (r->nall > 1 && pthread_create(&r->thread, NULL, reader_main, r) == 0)
 		r->threaded = true;
-	} else {
-		r->free_list = NULL;
-	}
 }
 
 struct chunk *reader_next(struct reader *r)
 {
-	struct chunk *c;
+	struct chunk *c = NULL;
 
-	if (!r->threaded) {
-		if (r->done)
-			return NULL;
-		c = r->all[0];
-		produce(r, c);
-		r->done = c->last;
-		return c;
-	}
 	pthread_mutex_lock(&r->lock);
-	while (!r->ready_head && !r->done)
-		pthread_cond_wait(&r->changed, &r->lock);
-	c = r->ready_head;
-	if (c) {
-		r->ready_head = c->next;
-		if (!r->ready_head)
-			r->ready_tail = NULL;
+	for (;;) {
+		for (size_t i = 0; i < r->nall; i++)
+			if (r->all[i]->ready && r->all[i]->seq == r->want_seq) {
+				c = r->all[i];
+				break;
+			}
+		if (c) {
+			c->ready = false;
+			r->want_seq++;
+			break;
+		}
+		if (r->input_done && r->want_seq == r->next_seq)
+			break; /* every chunk was taken */
+		if (can_produce(r))
+			produce(r);
+		else
+			pthread_cond_wait(&r->changed, &r->lock);
 	}
 	pthread_mutex_unlock(&r->lock);
 	return c;
@@ -360,8 +369,6 @@ struct chunk *reader_next(struct reader *r)
 
 void reader_release(struct reader *r, struct chunk *c)
 {
-	if (!r->threaded)
-		return;
 	pthread_mutex_lock(&r->lock);
 	c->next = r->free_list;
 	r->free_list = c;

@@ -1,8 +1,11 @@
 /*
  * reader.h - private to the front end: the input, read in chunks of whole
  * lines, each line scanned and parsed ahead by the fast path
- * (fast_line.c) when it can be; optionally in a second thread, so that
- * reading and parsing overlap with the passes.
+ * (fast_line.c) when it can be; optionally with a second thread that
+ * reads and parses chunks while this one runs the passes.  The caller
+ * never waits for that thread while there is a chunk left to read: it
+ * reads and parses one itself (see reader.c), so a second thread that
+ * gets no processor costs little more than none.
  *
  * A chunk holds READER_CHUNK bytes of input at most, cut after a line
  * break (the rest of a line goes to the next chunk), and one record per
@@ -23,29 +26,64 @@ enum { READER_CHUNK = 128 * 1024 };
 
 /*
  * Bytes after a chunk's data: the sentinel '\n' (the fast path's loops
- * stop on it without bounds checks) and room for its word-at-a-time loads.
+ * stop on it without bounds checks) and room for its loads of up to 32
+ * bytes at a time (AVX2) that start at or before the sentinel.
  */
-enum { READER_PAD = 16 };
+enum { READER_PAD = 64 };
 
-/* One line of a chunk (or a piece of a long line). */
+/*
+ * A value the fast path scanned, in 16 bytes: where its token is in its
+ * line, and what it is.  The consumer makes a struct nvtxt_value of it
+ * (the text and the location follow from the token, its kind and quote).
+ */
+struct fast_value {
+	int64_t integer;          /* NVTXT_V_INTEGER: its value; else 0 */
+	uint16_t col;             /* the token's first byte, from the start of the line (0-based);
+				     NVTXT_V_ABSENT: the byte after the ',' */
+	uint16_t len;             /* the token's bytes, quotes or '$' included (0 when absent) */
+	uint8_t kind;             /* enum nvtxt_value_kind: ABSENT, INTEGER, STRING or EXPANSION */
+	uint8_t quote;            /* '"', '\'', '$' or 0, as in struct nvtxt_value */
+};
+
+/* What a line record holds. */
+enum line_kind {
+	LINE_SLOW,                /* bytes for flex and bison */
+	LINE_CALL,                /* a call the fast path parsed */
+	LINE_ASSIGNMENT           /* an assignment the fast path parsed */
+};
+
+/*
+ * One line of a chunk (or a piece of a long line), 24 bytes.  A fast line
+ * is at most FRONTEND_LINE_KEEP bytes, so its columns fit in 16 bits.
+ */
 struct line_rec {
 	uint32_t start, len;      /* bytes[start..start+len) of the chunk, the line break included */
-	uint32_t text_len;        /* the line without its line break (fast lines) */
-	bool fast;                /* instr is the line's AST node; its values start at first_value */
+	uint32_t first_value;     /* fast lines: index of the first value in the chunk's values */
+	uint16_t text_len;        /* fast lines: the line without its line break */
+	uint16_t nvalues;         /* fast lines: values of the call (1 for an assignment) */
+	uint16_t name_col;        /* fast lines: the name's first byte from the line's start (0-based) */
+	uint16_t name_len;
+	uint16_t end_col;         /* fast lines: the end of the last token, from the line's start */
+	uint8_t kind;             /* enum line_kind */
 	bool continues;           /* a slow piece of a longer line: the next chunk's first record goes on */
-	uint32_t first_value;     /* index into the chunk's values */
-	struct nvtxt_instr instr; /* fast lines: as the parser builds it, values == NULL */
 };
 
 struct chunk {
 	char *bytes;              /* READER_CHUNK + READER_PAD bytes */
-	size_t len;               /* bytes of input in it */
+	size_t len;               /* bytes of input in it (after the cut) */
+	size_t filled;            /* bytes read into it (before the cut) */
+	size_t skip;              /* bytes before the first line (a UTF-8 BOM) */
+	bool long_rest;           /* it starts with the rest of a line longer than a chunk */
+	bool tail_continues;      /* it has no line break and the line goes on in the next one */
 	struct line_rec *lines;
 	size_t nlines, lines_cap;
-	struct nvtxt_value *values;
+	struct fast_value *values;
 	size_t nvalues, values_cap;
 	bool last;                /* the input ends with this chunk */
 	int io_errno;             /* reading failed after this chunk's bytes (then last is set) */
+	/* the reader's: its place in the input and its state */
+	uint64_t seq;
+	bool ready;
 	struct chunk *next;
 };
 
@@ -66,10 +104,10 @@ struct reader *reader_new(int fd, bool fast_path, bool thread);
 const unsigned char *reader_peek(struct reader *r, size_t *len);
 
 /*
- * Starts reading after the first `skip` bytes (a UTF-8 BOM), the first
- * line being `line` and beginning at byte offset `offset`.
+ * Starts reading after the first `skip` bytes (a UTF-8 BOM); with a
+ * thread, starts it when the input is longer than one chunk.
  */
-void reader_start(struct reader *r, size_t skip, uint32_t line, uint64_t offset);
+void reader_start(struct reader *r, size_t skip);
 
 /*
  * The next chunk, in input order (waits for the reading thread); NULL
@@ -85,15 +123,43 @@ void reader_free(struct reader *r);
 /*
  * The fast path (fast_line.c): scans and parses the line at `line` of a
  * chunk (`end` is the end of the chunk's data, where the sentinel '\n'
- * is), the line being number `lineno` at byte offset `line_offset`.  On
- * success fills rec->instr (values stored in values[], which must have
- * room for FRONTEND_MAX_VALUES), rec->text_len, and returns the first
- * byte after the line break (the name and the value texts point into
- * the line, which it never writes).  Returns NULL for a line it does not
- * take: any other shape, anything the
- * scanner or the parser would report, or a line not complete before end.
+ * is, followed by READER_PAD readable bytes).  On success fills rec's
+ * fields but start, len and first_value (kind, text_len, nvalues,
+ * name_col, name_len, end_col; continues false), stores the values in
+ * values[] (which must have room for FRONTEND_MAX_VALUES) and returns the
+ * first byte after the line break; it never writes the line.  Returns
+ * NULL for a line it does not take: any other shape, anything the scanner
+ * or the parser would report, a line longer than FRONTEND_LINE_KEEP, or a
+ * line not complete before end.
  */
-char *fast_line_parse(char *line, const char *end, uint32_t lineno, uint64_t line_offset,
-		      struct line_rec *rec, struct nvtxt_value *values);
+typedef char *fast_line_fn(char *line, const char *end, struct line_rec *rec,
+			   struct fast_value *values);
+
+/*
+ * The widths of the fast path's scanning steps.  Each level is the same
+ * parser with other loops for names, digits and quoted strings; all take
+ * the same lines and build the same records (tests/unit/fast_paths.c and
+ * the fuzz_fast_paths target run each against flex and bison).
+ */
+enum fast_scan {
+	FAST_SCAN_PORTABLE,       /* plain C: byte loops and eight-byte words */
+	FAST_SCAN_SSE2,           /* 16 bytes a step (x86-64, where SSE2 is always there) */
+	FAST_SCAN_AVX2,           /* 32 bytes a step, when the processor has AVX2 (checked at run time) */
+	FAST_SCAN_LEVELS
+};
+
+/* True when this build and this processor run `level`. */
+bool fast_scan_available(enum fast_scan level);
+
+/*
+ * Makes the readers created from now on use `level` (when available), or
+ * the widest available level when `level` is FAST_SCAN_LEVELS, the
+ * default.  For the differential tests: not thread-safe against readers
+ * being created.
+ */
+void fast_scan_force(enum fast_scan level);
+
+/* The fast path at the current level (the widest available unless forced). */
+fast_line_fn *fast_line_parser(void);
 
 #endif

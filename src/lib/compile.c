@@ -331,23 +331,64 @@ static bool push_tokens(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 	return status == YYPUSH_MORE;
 }
 
-/* Hands on a line the fast path parsed, as the scanner's end_line() and the parser's actions would. */
+/*
+ * Hands on a line the fast path parsed, as the scanner's end_line() and
+ * the parser's actions would: its node, and its values made whole from
+ * their compact records (text and location follow from the token).
+ */
 static void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec)
 {
+	const char *line = fe->chunk->bytes + rec->start;
+	const struct fast_value *fv = fe->chunk->values + rec->first_value;
+	struct nvtxt_value *values = fe->fast_values;
+	const uint32_t lineno = fe->line;
+	const uint64_t line_offset = fe->offset;
+	const uint32_t name_col = (uint32_t)rec->name_col + 1;
+	const struct nvtxt_str name = { line + rec->name_col, rec->name_len };
+	const struct nvtxt_loc name_loc = { lineno, name_col, rec->name_len, line_offset };
+
 	if (fe->keep_line_text) {
 		buf_reset(&fe->line_text);
-		buf_add(&fe->line_text, fe->chunk->bytes + rec->start, rec->text_len);
+		buf_add(&fe->line_text, line, rec->text_len);
 	}
+	/* the scanner's end_line(): diagnostics come after it */
 	fe->offset += rec->len;
 	fe->line++;
 	fe->col = 1;
 	fe->line_offset = fe->offset;
 	fe->line_done = true;
-	fe->instr = rec->instr;
-	fe->instr.values = fe->chunk->values + rec->first_value;
-	if (!fe->stop)
-		fe->consume(fe->consume_user, &fe->instr);
-	reset_line(fe);
+	fe->lines++; /* the rest of reset_line: a fast line uses none of the parser's state */
+	if (fe->stop)
+		return;
+	/* a call the passes take as it is: no values made */
+	if (rec->kind == LINE_CALL && fe->consume == consume_checked &&
+	    sema_fast_call(fe->consume_user, name, &name_loc, fv, rec->nvalues, line))
+		return;
+
+	for (size_t i = 0; i < rec->nvalues; i++) {
+		struct nvtxt_value *v = &values[i];
+		unsigned skip = fv[i].quote != 0; /* an opening quote or '$' */
+		unsigned trim = skip + (fv[i].quote == '"' || fv[i].quote == '\''); /* and the closing quote */
+
+		v->kind = (enum nvtxt_value_kind)fv[i].kind;
+		v->quote = (char)fv[i].quote;
+		v->integer = fv[i].integer;
+		v->text = fv[i].kind == NVTXT_V_ABSENT
+				  ? (struct nvtxt_str){ NULL, 0 }
+				  : (struct nvtxt_str){ line + fv[i].col + skip, (size_t)fv[i].len - trim };
+		v->loc = (struct nvtxt_loc){ lineno, (uint32_t)fv[i].col + 1, fv[i].len, line_offset };
+		v->origin = NULL;
+	}
+	fe->instr = (struct nvtxt_instr){
+		.kind = rec->kind == LINE_ASSIGNMENT ? NVTXT_I_ASSIGNMENT : NVTXT_I_CALL,
+		.loc = { lineno, name_col, (uint32_t)rec->end_col - rec->name_col, line_offset },
+		.name = name,
+		.name_loc = name_loc,
+		.values = values,
+		.nvalues = rec->nvalues,
+	};
+	fe->instr.end_loc = rec->kind == LINE_ASSIGNMENT ? values[0].loc : fe->instr.loc;
+	fe->consume(fe->consume_user, &fe->instr);
 }
 
 /*
@@ -359,7 +400,7 @@ static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 	size_t skip = start_input(fe);
 
 	if (!fe->stop)
-		reader_start(fe->reader, skip, fe->line, fe->offset);
+		reader_start(fe->reader, skip);
 	while (!fe->stop) {
 		const struct line_rec *rec;
 
@@ -369,7 +410,7 @@ static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 			continue;
 		}
 		rec = &fe->chunk->lines[fe->next_rec++];
-		if (rec->fast) {
+		if (rec->kind != LINE_SLOW) {
 			take_fast(fe, rec);
 		} else {
 			take_slow(fe, rec);
@@ -420,14 +461,16 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	}
 
 	fe.reader = reader_new(opt->fd, !opt->no_fast_paths, opt->read_ahead);
+	fe.fast_values = malloc(FRONTEND_MAX_VALUES * sizeof(*fe.fast_values));
 	ps = nvtxt_yypstate_new();
-	if (!fe.reader || !ps || nvtxt_yylex_init_extra(&fe, &scanner) != 0) {
+	if (!fe.reader || !fe.fast_values || !ps || nvtxt_yylex_init_extra(&fe, &scanner) != 0) {
 		res->io_errno = ENOMEM;
 		if (ps)
 			nvtxt_yypstate_delete(ps);
 		if (sema)
 			sema_free(sema);
 		reader_free(fe.reader);
+		free(fe.fast_values);
 		return 2;
 	}
 	parse_input(&fe, scanner, ps);
@@ -455,6 +498,7 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	status = res->io_errno ? 2 : diags.errors ? 1 : 0;
 	arena_free(&fe.arena);
 	free(fe.values);
+	free(fe.fast_values);
 	free(fe.args);
 	free(fe.arg_locs);
 	buf_free(&fe.line_text);

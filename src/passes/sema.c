@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader.h"
 #include "sema.h"
 
 struct definition {
@@ -1021,9 +1022,13 @@ static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd
  * when the call needs the full path, having written nothing but *ev (and
  * the plan, when it was out of date).
  */
-static bool fast_call(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_event *ev)
+static ALWAYS_INLINE bool fast_call_with(struct sema *s, struct nvtxt_str name, size_t nvalues,
+					  const struct nvtxt_loc *name_loc,
+					  const struct nvtxt_value *values,
+					  const struct fast_value *compact, const char *line,
+					  struct nvtxt_event *ev)
 {
-	int cmd = command_lookup(in->name.ptr, in->name.len);
+	int cmd = command_lookup(name.ptr, name.len);
 	const struct call_plan *p;
 	bool relative;
 
@@ -1032,15 +1037,33 @@ static bool fast_call(struct sema *s, const struct nvtxt_instr *in, struct nvtxt
 	p = &s->plans[cmd];
 	if (p->gen != s->plan_gen)
 		p = plan_build(s, (enum nvtxt_command)cmd);
-	if (p->full || in->nvalues != p->n)
+	if (p->full || nvalues != p->n)
 		return false;
 	*ev = p->tmpl;
-	ev->loc = in->name_loc;
+	ev->loc = *name_loc;
 	relative = p->relative;
 	for (size_t k = 0; k < p->n; k++) {
-		const struct nvtxt_value *v = &in->values[p->index[k]];
 		enum nvtxt_arg arg = (enum nvtxt_arg)p->arg[k];
+		struct nvtxt_value made;
+		const struct nvtxt_value *v;
 
+		if (compact) {
+			/* the parts of the value conv_arg reads: no location */
+			const struct fast_value *f = &compact[p->index[k]];
+			made.kind = (enum nvtxt_value_kind)f->kind;
+			made.quote = (char)f->quote;
+			made.integer = f->integer;
+			if (f->kind == NVTXT_V_STRING) {
+				/* quoted (two bytes more) or bare */
+				unsigned quoted = f->quote != 0;
+				made.text = (struct nvtxt_str){ line + f->col + quoted, (size_t)f->len - 2 * quoted };
+			} else {
+				made.text = (struct nvtxt_str){ NULL, 0 };
+			}
+			v = &made;
+		} else {
+			v = &values[p->index[k]];
+		}
 		if (v->kind != NVTXT_V_INTEGER && v->kind != NVTXT_V_STRING) {
 			/* an absent optional value is no value; $Name, poison or a missing one: full path */
 			if (v->kind == NVTXT_V_ABSENT && (p->optional & NVTXT_BIT(arg)))
@@ -1056,6 +1079,11 @@ static bool fast_call(struct sema *s, const struct nvtxt_instr *in, struct nvtxt
 	return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
 }
 
+static bool fast_call(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_event *ev)
+{
+	return fast_call_with(s, in->name, in->nvalues, &in->name_loc, in->values, NULL, NULL, ev);
+}
+
 static void deliver(struct sema *s, struct nvtxt_event *ev)
 {
 	if (s->io_errno || !s->backend || !s->backend->event)
@@ -1064,10 +1092,11 @@ static void deliver(struct sema *s, struct nvtxt_event *ev)
 		s->io_errno = errno ? errno : EIO;
 }
 
+static void call_checked(struct sema *s, struct nvtxt_event *ev);
+
 static void call(struct sema *s, const struct nvtxt_instr *in)
 {
 	struct nvtxt_event ev;
-	bool ok;
 
 	if (!s->fast || !fast_call(s, in, &ev)) {
 		/* the full path, from scratch: it reports */
@@ -1078,33 +1107,49 @@ static void call(struct sema *s, const struct nvtxt_instr *in)
 			return;
 		}
 	}
-	switch (ev.command) {
+	call_checked(s, &ev);
+}
+
+bool sema_fast_call(struct sema *s, struct nvtxt_str name, const struct nvtxt_loc *name_loc,
+		    const struct fast_value *values, size_t nvalues, const char *line)
+{
+	struct nvtxt_event ev;
+
+	if (!s->fast || !fast_call_with(s, name, nvalues, name_loc, NULL, values, line, &ev))
+		return false;
+	call_checked(s, &ev);
+	return true;
+}
+
+/* The passes after a call's own checks, and the back end. */
+static void call_checked(struct sema *s, struct nvtxt_event *ev)
+{
+	switch (ev->command) {
 	case NVTXT_CMD_RANGE_PUSH:
 	case NVTXT_CMD_RANGE_POP:
-		ev.ordinal = s->ordinal;
-		ok = pairing_event(s->pairing, s->diags, &ev);
-		if (!ok)
+		ev->ordinal = s->ordinal;
+		if (!pairing_event(s->pairing, s->diags, ev))
 			return;
 		s->ordinal++;
-		deliver(s, &ev);
-		if (ev.command == NVTXT_CMD_RANGE_POP)
+		deliver(s, ev);
+		if (ev->command == NVTXT_CMD_RANGE_POP)
 			pairing_commit(s->pairing);
 		return;
 	case NVTXT_CMD_NAME_CATEGORY:
 	case NVTXT_CMD_ADD_CHILD_CATEGORY:
-		if (!category_event(s->category, s->diags, &ev))
+		if (!category_event(s->category, s->diags, ev))
 			return;
 		break;
 	case NVTXT_CMD_NAME_OS_THREAD:
 	case NVTXT_CMD_NAME_PROCESS:
 	case NVTXT_CMD_SET_FILE_DISPLAY_NAME:
-		naming_event(s->naming, s->diags, &ev);
+		naming_event(s->naming, s->diags, ev);
 		break;
 	default:
 		break;
 	}
-	ev.ordinal = s->ordinal++;
-	deliver(s, &ev);
+	ev->ordinal = s->ordinal++;
+	deliver(s, ev);
 }
 
 /* --- the pipeline --------------------------------------------------------- */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "reader.h"
 #include "diag.h"
 #include "emit_nvtxt.h"
 #include "fmt.h"
@@ -335,35 +336,44 @@ static void fuzz_run_paths(const void *data, size_t size, const struct fuzz_mode
  * the reference (every line through flex and bison, every call through
  * the full checks; nvtxt_compile_options.no_fast_paths): the same
  * diagnostics, events and AST nodes, in check mode and in syntax mode,
- * with the input read in this thread and read ahead in a second one
- * (read_ahead, which starts only past the first 128 KiB chunk).
- * Returns true when they agree; otherwise prints the outputs to stderr.
+ * with the fast path's scanning steps at every level this processor runs
+ * (portable, SSE2, AVX2: reader.h, fast_scan_force), and with the input
+ * read in this thread and read ahead in a second one (read_ahead, which
+ * starts only past the first 128 KiB chunk).  Returns true when they
+ * agree; otherwise prints the outputs to stderr.
  */
 __attribute__((unused)) static bool fuzz_fast_paths_agree(const void *data, size_t size,
 							  const struct fuzz_mode *mode)
 {
-	for (int syntax = 0; syntax <= 1; syntax++) {
-		for (int ahead = 0; ahead <= 1; ahead++) {
-			struct fuzz_out fast, reference;
-			bool same;
+	bool same = true;
 
-			fuzz_run_paths(data, size, mode, syntax, false, ahead, &fast);
-			fuzz_run_paths(data, size, mode, syntax, true, false, &reference);
-			same = fast.len == reference.len && memcmp(fast.text, reference.text, fast.len) == 0;
-			if (!same)
-				fprintf(stderr, "%s mode%s: the fast paths and the reference differ:\n--- fast (%zu bytes)\n%.*s\n--- reference (%zu bytes)\n%.*s\n---\n",
-					syntax ? "syntax" : "check", ahead ? ", read ahead" : "",
-					fast.len, (int)(fast.len > 6000 ? 6000 : fast.len), fast.text,
-					reference.len, (int)(reference.len > 6000 ? 6000 : reference.len), reference.text);
-			free(fast.text);
-			free(reference.text);
-			if (!same)
-				return false;
-			if (size <= 128 * 1024)
-				break; /* no second thread for a single chunk */
+	for (int syntax = 0; syntax <= 1 && same; syntax++) {
+		struct fuzz_out reference;
+
+		fuzz_run_paths(data, size, mode, syntax, true, false, &reference);
+		for (int level = 0; level < FAST_SCAN_LEVELS && same; level++) {
+			if (!fast_scan_available((enum fast_scan)level))
+				continue;
+			fast_scan_force((enum fast_scan)level);
+			for (int ahead = 0; ahead <= 1 && same; ahead++) {
+				struct fuzz_out fast;
+
+				fuzz_run_paths(data, size, mode, syntax, false, ahead, &fast);
+				same = fast.len == reference.len && memcmp(fast.text, reference.text, fast.len) == 0;
+				if (!same)
+					fprintf(stderr, "%s mode, scanning level %d%s: the fast paths and the reference differ:\n--- fast (%zu bytes)\n%.*s\n--- reference (%zu bytes)\n%.*s\n---\n",
+						syntax ? "syntax" : "check", level, ahead ? ", read ahead" : "",
+						fast.len, (int)(fast.len > 6000 ? 6000 : fast.len), fast.text,
+						reference.len, (int)(reference.len > 6000 ? 6000 : reference.len), reference.text);
+				free(fast.text);
+				if (size <= 128 * 1024)
+					break; /* no second thread for a single chunk */
+			}
 		}
+		fast_scan_force(FAST_SCAN_LEVELS);
+		free(reference.text);
 	}
-	return true;
+	return same;
 }
 
 #endif
