@@ -112,6 +112,8 @@ for size in $BENCH_SIZES; do
 	best awk "$size" "$f" "$runs" awk -F, '{n += NF} END {print n}' "$f"
 	best lint "$size" "$f" "$runs" "$NVTXTC" lint "$f"
 	best lint-j1 "$size" "$f" "$runs" "$NVTXTC" lint -j 1 "$f"
+	best lint-pipe "$size" "$f" "$runs" sh -c '"$1" lint - < "$2"' sh "$NVTXTC" "$f"
+	best lint-pipe-j1 "$size" "$f" "$runs" sh -c '"$1" lint -j 1 - < "$2"' sh "$NVTXTC" "$f"
 	best emit=nvtxt "$size" "$f" "$runs" "$NVTXTC" --emit=nvtxt "$f"
 	best emit=payload "$size" "$f" "$runs" "$NVTXTC" --emit=payload -o "$out" "$f"
 	best fmt "$size" "$f" "$runs" "$NVTXTC" fmt "$f"
@@ -132,7 +134,7 @@ $2 == "SKIPPED" { skipped[$1] = $3; nsz++; sz[nsz] = $1; next }
 	t[$1, $2] = $3 / 1e6; rss[$1, $2] = $4 / 1024; bytes[$1] = $5; cput[$1, $2] = $6 / 1e6
 }
 END {
-	ncmd = split("wc awk lint lint-j1 emit=nvtxt emit=payload fmt", cmd, " ")
+	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt", cmd, " ")
 	printf "nvtxtc bench: %d x %s; %s; best of %d runs below 1 GB, 1 run at 1 GB\n", nproc, cpu, awkver, runs
 	printf "%-8s %-13s %9s %9s %9s %9s %9s %9s\n", "size", "command", "seconds", "MB/s", "x awk", "x lint", "RSS MiB", "CPU s"
 	for (i = 1; i <= nsz; i++) {
@@ -161,7 +163,6 @@ END {
 		print line
 	}
 	print ""
-	print "targets of issue 5:"
 	l1 = l2 = l3 = l4 = l5 = l1j = ""; ok1 = ok2 = ok3 = ok4 = ok5 = 1
 	for (i = 1; i <= nsz; i++) {
 		s = sz[i]; if (s in skipped) continue
@@ -174,6 +175,22 @@ END {
 		l4 = l4 sprintf(" %s %.1f/%.1f MiB;", h, rss[s, "lint"], rss[s, "emit=payload"])
 		if (rss[s, "lint"] >= 16 || rss[s, "emit=payload"] >= 16) ok4 = 0
 	}
+	# issue 15: the default never slower than one thread; lint at twice awk'"'"'s speed
+	l6 = l7 = l8 = ""; ok6 = ok7 = ok8 = 1
+	for (i = 1; i <= nsz; i++) {
+		s = sz[i]; if (s in skipped) continue
+		h = human(bytes[s])
+		r = t[s, "lint"] / t[s, "lint-j1"]; r2 = t[s, "lint-pipe"] / t[s, "lint-pipe-j1"]
+		l6 = l6 sprintf(" %s %.2fx/%.2fx;", h, r, r2); if (r > 1.0 || r2 > 1.0) ok6 = 0
+		r = t[s, "lint"] / t[s, "awk"]; l7 = l7 sprintf(" %s %.2fx;", h, r); if (r > 0.5) ok7 = 0
+		r = t[s, "lint-j1"] / t[s, "awk"]; l8 = l8 sprintf(" %s %.2fx;", h, r); if (r > 0.7) ok8 = 0
+	}
+	print "targets of issue 15:"
+	printf "  %s lint <= lint -j 1 (file/pipe):%s\n", verdict(ok6), l6
+	printf "  %s lint <= 0.5x awk:%s\n", verdict(ok7), l7
+	printf "  %s lint -j 1 <= 0.7x awk:%s\n", verdict(ok8), l8
+	print ""
+	print "targets of issue 5:"
 	printf "  %s lint <= 1.0x awk:%s\n", verdict(ok1), l1
 	printf "          (in one thread, lint -j 1:%s)\n", l1j
 	printf "  %s emit=payload <= 1.5x lint:%s\n", verdict(ok2), l2

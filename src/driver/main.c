@@ -17,6 +17,7 @@
 #include "driver.h"
 #include "emit_nvtxt.h"
 #include "payload.h"
+#include "processors.h"
 #include "util.h"
 
 #ifndef NVTXTC_VERSION
@@ -107,9 +108,11 @@ static const struct option_spec option_specs[] = {
 	  "fmt: list the files that would change; exit 1 if any" },
 	{ 'i', NULL, no_argument, OPTC_FMT, "-i", "fmt: rewrite the files in place (atomically)" },
 	{ 'j', NULL, required_argument, OPTC_DIAG, "-j N",
-	  "use up to N threads (default: the number of processors):\n"
+	  "use up to N threads (default: the processors usable):\n"
 	  "lint checks N files at a time, diagnostics staying in\n"
-	  "command-line order; a thread to spare reads ahead" },
+	  "command-line order; a thread to spare reads and\n"
+	  "parses ahead, sharing the work (the checking thread\n"
+	  "parses itself instead of waiting for it)" },
 	{ OPT_STDIN_NAME, "stdin-name", required_argument, OPTC_DIAG, "--stdin-name=NAME",
 	  "the name of standard input in diagnostics" },
 	{ 'W', NULL, required_argument, OPTC_DIAG, NULL, NULL },
@@ -499,10 +502,8 @@ int main(int argc, char **argv)
 		opt.color = isatty(2) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
 	}
 	run.printer.color = opt.color != 0;
-	if (opt.jobs == 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		opt.jobs = n > 0 ? n : 1;
-	}
+	if (opt.jobs == 0)
+		opt.jobs = usable_processors();
 	status = opt.cmd->run(&run, argv + optind, argc - optind);
 	if (run.totals.errors || run.totals.warnings) {
 		if (run.totals.errors)
