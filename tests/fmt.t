@@ -11,4 +11,22 @@ for f in *.nvtxt; do
 	"$NVTXTC" fmt --check "$base.fmt" >/dev/null 2>&1
 	ok $? "fmt --check $base.fmt: already formatted"
 done
+
+# An output longer than fmt's 64 KiB buffer: the file is read twice (a
+# syntax pass, then the formatting pass straight to standard output).
+awk 'BEGIN { for (i = 0; i < 30000; i++) print "X=" i }' > "$T/big.nvtxt"
+awk 'BEGIN { for (i = 0; i < 30000; i++) print "X = " i }' > "$T/big.fmt"
+"$NVTXTC" fmt "$T/big.nvtxt" > "$T/out" 2> "$T/err"
+ok $? "fmt of a file whose output passes 64 KiB exits 0"
+same_file "$T/out" "$T/big.fmt" "fmt of a file whose output passes 64 KiB"
+"$NVTXTC" fmt - < "$T/big.nvtxt" > "$T/out" 2> "$T/err"
+same_file "$T/out" "$T/big.fmt" "fmt of standard input whose output passes 64 KiB"
+cat "$T/big.nvtxt" | "$NVTXTC" fmt - > "$T/out" 2> "$T/err"
+same_file "$T/out" "$T/big.fmt" "fmt of a pipe whose output passes 64 KiB"
+{ cat "$T/big.nvtxt"; echo "X ="; } > "$T/bad.nvtxt"
+"$NVTXTC" fmt --color=never "$T/bad.nvtxt" > "$T/out" 2> "$T/err"
+is "$?" 1 "fmt of a long file with a syntax error on its last line exits 1"
+is "$(wc -c < "$T/out" | tr -d ' ')" 0 "... and prints nothing on standard output"
+grep -q "not formatted: it has syntax errors" "$T/err"
+ok $? "... and says why"
 done_testing

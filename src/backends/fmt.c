@@ -8,6 +8,11 @@
 /* Output goes through f->buf, written to f->out when full and by nvtxt_fmt_flush. */
 static void flush(struct nvtxt_fmt *f)
 {
+	if (f->hold) {
+		/* the output does not fit: stop formatting */
+		f->overflow = true;
+		return;
+	}
 	if (f->n)
 		fwrite(f->buf, 1, f->n, f->out);
 	f->n = 0;
@@ -17,6 +22,8 @@ static void put(struct nvtxt_fmt *f, const char *p, size_t n)
 {
 	if (n > sizeof(f->buf) - f->n) {
 		flush(f);
+		if (f->overflow)
+			return;
 		if (n > sizeof(f->buf)) {
 			fwrite(p, 1, n, f->out);
 			return;
@@ -28,13 +35,18 @@ static void put(struct nvtxt_fmt *f, const char *p, size_t n)
 
 static void put_char(struct nvtxt_fmt *f, char c)
 {
-	if (f->n == sizeof(f->buf))
+	if (f->n == sizeof(f->buf)) {
 		flush(f);
+		if (f->overflow)
+			return;
+	}
 	f->buf[f->n++] = c;
 }
 
 int nvtxt_fmt_flush(struct nvtxt_fmt *f)
 {
+	if (!f->out || f->hold)
+		return 0;
 	flush(f);
 	return ferror(f->out) ? -1 : 0;
 }
@@ -63,7 +75,7 @@ void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in)
 	struct nvtxt_fmt *f = user;
 	size_t len;
 
-	if (in->broken)
+	if (in->broken || f->overflow || (!f->out && !f->hold))
 		return;
 	if (in->kind == NVTXT_I_BLANK) {
 		f->pending_blank++;

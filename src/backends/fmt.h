@@ -13,6 +13,13 @@
 
 struct nvtxt_fmt {
 	FILE *out;
+	/*
+	 * Keep the output in buf and write none of it (out may be NULL);
+	 * when it does not fit, stop formatting and set overflow.  nvtxtc
+	 * fmt's first pass: a short file is formatted in it.
+	 */
+	bool hold;
+	bool overflow;
 	unsigned long pending_blank;  /* blank lines seen since the last printed line */
 	bool printed;                 /* a line was printed */
 	size_t n;                     /* bytes of buf not yet written to out */
@@ -24,13 +31,15 @@ struct nvtxt_fmt {
  * struct nvtxt_fmt.  Layout: `Name = value`, `@Cmd, A, B`, `Cmd, v, v`
  * (an absent value as nothing between commas), comments from column 1
  * without trailing blanks, LF line endings, runs of blank lines collapsed
- * to one, none at the start or the end.
+ * to one, none at the start or the end.  With f->out NULL (and hold
+ * false) it prints nothing: the compile only checks the syntax.
  */
 void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in);
 
 /*
- * Writes what the formatter holds in its buffer to f->out; call it after
- * nvtxt_compile.  Returns -1 when f->out has an error, else 0.
+ * Writes what the formatter holds in its buffer to f->out (nothing when
+ * out is NULL or hold is set); call it after nvtxt_compile.  Returns -1
+ * when f->out has an error, else 0.
  */
 int nvtxt_fmt_flush(struct nvtxt_fmt *f);
 

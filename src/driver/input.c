@@ -98,6 +98,7 @@ int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 	if (fmt) {
 		co.instruction = nvtxt_fmt_instruction;
 		co.instruction_user = fmt;
+		co.syntax_check_only = fmt->out == NULL && !fmt->hold;
 	}
 	status = nvtxt_compile(&co, &res);
 	report_hidden(sink, &res, display, opt->diag.max_errors);

@@ -310,6 +310,12 @@ static void consume_checked(void *user, const struct nvtxt_instr *in)
 	sema_instruction(c->sema, in);
 }
 
+static void consume_nothing(void *user, const struct nvtxt_instr *in)
+{
+	(void)user;
+	(void)in;
+}
+
 /*
  * Hands the slow line's tokens from flex to the push parser up to its
  * line break (or, at the end of input, up to the end of file).  Returns
@@ -358,7 +364,7 @@ static void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec)
 	fe->line_offset = fe->offset;
 	fe->line_done = true;
 	fe->lines++; /* the rest of reset_line: a fast line uses none of the parser's state */
-	if (fe->stop)
+	if (fe->stop || fe->consume == consume_nothing)
 		return;
 	/* a call the passes take as it is: no values made */
 	if (rec->kind == LINE_CALL && fe->consume == consume_checked &&
@@ -449,7 +455,9 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	fe.diags = &diags;
 	fe.source = (struct nvtxt_source){ &fe, source_line };
 	diags.source = &fe.source;
-	if (opt->instruction) {
+	if (opt->syntax_check_only) {
+		fe.consume = consume_nothing;
+	} else if (opt->instruction) {
 		fe.consume = opt->instruction;
 		fe.consume_user = opt->instruction_user;
 	} else {

@@ -28,6 +28,12 @@ struct nvtxt_compile_options {
 	void (*instruction)(void *user, const struct nvtxt_instr *in);
 	void *instruction_user;
 	/*
+	 * Only check the syntax: the diagnostics of syntax mode, but no node
+	 * is handed on (instruction and backend are ignored), which spares
+	 * making them.  For a first pass that decides whether to format.
+	 */
+	bool syntax_check_only;
+	/*
 	 * Tests and fuzzing: true sends every line through flex and bison and
 	 * every call through the full checks, the reference that the fast
 	 * paths (the line scanner of fast_line.c, the call plans of sema.c)
