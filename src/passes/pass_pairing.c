@@ -30,6 +30,7 @@ struct pairing {
 	struct thread *threads;
 	size_t count, cap;
 	struct thread *popped;   /* the thread whose top push the last pop closed */
+	size_t last;             /* threads[last] is the thread of the last event (when count > 0) */
 	unsigned long lost_pushes; /* failed pushes on an unknown thread */
 };
 
@@ -43,9 +44,16 @@ static struct thread *thread_of(struct pairing *p, const struct nvtxt_event *ev,
 	uint32_t *idx;
 	int inserted;
 
+	/* traces come in bursts on one thread: try the last one first */
+	if (p->count && p->threads[p->last].pid == ev->process_id &&
+	    p->threads[p->last].tid == ev->thread_id)
+		return &p->threads[p->last];
 	if (!create) {
 		idx = idmap_get(&p->index, (uint64_t)ev->process_id, (uint64_t)ev->thread_id);
-		return idx ? &p->threads[*idx] : NULL;
+		if (!idx)
+			return NULL;
+		p->last = *idx;
+		return &p->threads[*idx];
 	}
 	idx = idmap_put(&p->index, (uint64_t)ev->process_id, (uint64_t)ev->thread_id,
 			(uint32_t)p->count, &inserted);
@@ -58,6 +66,7 @@ static struct thread *thread_of(struct pairing *p, const struct nvtxt_event *ev,
 		p->threads[p->count].tid = ev->thread_id;
 		p->count++;
 	}
+	p->last = *idx;
 	return &p->threads[*idx];
 }
 
