@@ -17,6 +17,7 @@
 
 #include "payload.h"
 #include "payload_layout.h"
+#include "util.h"
 
 static int fail(char *err, size_t errlen, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -387,20 +388,26 @@ static int pr_batch(struct nvtxt_payload_reader *r, const unsigned char *body,
 			    "found %" PRIu64, id);
 	size = pl_get64(body + 8);
 	eoff = pl_get64(body + 16);
-	if (eoff < PL_BATCH_HEADER_SIZE || eoff % 8 || eoff > len || size > len - eoff)
+	if (eoff < PL_BATCH_HEADER_SIZE || eoff > len || size > len - eoff)
 		return fail(err, errlen, o + 8, "batch of schema %" PRIu64 ": expected events "
-			    "inside the section (%" PRIu64 " bytes), found %" PRIu64 " bytes at %"
-			    PRIu64, id, len, size, eoff);
+			    "inside the section (%" PRIu64 " bytes) after the %u-byte batch header, "
+			    "found %" PRIu64 " bytes at %" PRIu64, id, len, PL_BATCH_HEADER_SIZE,
+			    size, eoff);
+	if (eoff % 8)
+		return fail(err, errlen, o + 16, "batch of schema %" PRIu64 ": expected an events "
+			    "offset that is a multiple of 8, found %" PRIu64, id, eoff);
 	if (size % b->s->l.stride)
 		return fail(err, errlen, o + 8, "batch of schema %" PRIu64 ": expected a multiple "
 			    "of the static size %u, found %" PRIu64 " bytes", id, b->s->l.stride,
 			    size);
 	foff = pl_get64(body + 40);
 	b->flex_size = pl_get64(body + 48);
-	if (foff > len || b->flex_size > len - foff || pl_get64(body + 56) != 0)
+	if (foff < PL_BATCH_HEADER_SIZE || foff > len || b->flex_size > len - foff ||
+	    pl_get64(body + 56) != 0)
 		return fail(err, errlen, o + 40, "batch of schema %" PRIu64 ": expected flexData "
-			    "inside the section (%" PRIu64 " bytes) with flexDataOffset 0, found %"
-			    PRIu64 " bytes at %" PRIu64 ", flexDataOffset %" PRIu64, id, len,
+			    "inside the section (%" PRIu64 " bytes) after the %u-byte batch header, "
+			    "with flexDataOffset 0, found %" PRIu64 " bytes at %" PRIu64
+			    ", flexDataOffset %" PRIu64, id, len, PL_BATCH_HEADER_SIZE,
 			    b->flex_size, foff, pl_get64(body + 56));
 	b->flags = pl_get64(body + 32);
 	if (b->flags & ~(uint64_t)PL_BATCH_UNSORTED)
@@ -430,6 +437,63 @@ static int pr_batch(struct nvtxt_payload_reader *r, const unsigned char *body,
 				    "TIME_SORTED), found %" PRId64 " after a later one", id, ts);
 	}
 	return 0;
+}
+
+/*
+ * Push/pop pairing as nvtxt(5) defines it: on each (ProcessId, ThreadId),
+ * in ordinal order, a pop closes the innermost push still open.  A file
+ * whose PopOrdinals say otherwise (ranges that cross, or a pop that skips
+ * a push still open inside its range) holds ranges no NVTXT file gives,
+ * and is rejected at the PopOrdinal of the first wrong pop.
+ */
+static int pr_pairing(struct nvtxt_payload_reader *r, char *err, size_t errlen)
+{
+	const uint64_t none = UINT64_MAX;
+	struct idmap threads = { 0 };
+	uint64_t *below = malloc((r->nevents + 1) * sizeof(*below)), *tops = NULL;
+	size_t ntops = 0, cap = 0;
+	int rc = 0;
+
+	if (!below)
+		return fail(err, errlen, 0, "out of memory");
+	for (uint64_t i = 0; i < r->nevents && rc == 0; i++) {
+		const struct pr_slot *slot = &r->slots[i];
+		const struct pr_schema *s;
+		uint64_t pid, tid, push;
+		uint32_t *t;
+		int inserted;
+
+		if (slot->role != PR_PUSH && slot->role != PR_POP)
+			continue;
+		s = slot->batch->s;
+		pid = pr_field(s, slot->rec, PL_R_PID);
+		tid = pr_field(s, slot->rec, PL_R_TID);
+		t = idmap_put(&threads, pid, tid, (uint32_t)ntops, &inserted);
+		if (inserted) {
+			void *p = tops;
+			xgrow(&p, &cap, ntops + 1, sizeof(*tops));
+			tops = p;
+			tops[ntops++] = none;
+		}
+		push = pr_field(s, slot->rec, PL_R_ORDINAL);
+		if (slot->role == PR_PUSH) {
+			below[i] = tops[*t];
+			tops[*t] = i;
+		} else if (tops[*t] != push) {
+			uint64_t at = (uint64_t)(slot->rec - r->data) +
+				      s->l.e[s->l.at[PL_R_POP_ORDINAL]].offset;
+			rc = fail(err, errlen, at, "expected the pop at ordinal %" PRIu64 " to close "
+				  "the innermost open push of thread %" PRIu64 " of process %" PRIu64
+				  " (ordinal %" PRIu64 "), found it closing the push at ordinal %"
+				  PRIu64 ": the ranges cross", i, tid, pid, tops[*t], push);
+		} else {
+			tops[*t] = below[push];
+		}
+	}
+	idmap_free(&threads);
+	free(tops);
+	free(below);
+	return rc;
 }
 
 int nvtxt_payload_open(struct nvtxt_payload_reader **rp, const void *data, size_t size,
@@ -540,6 +604,10 @@ int nvtxt_payload_open(struct nvtxt_payload_reader **rp, const void *data, size_
 			return fail(err, errlen, 32, "expected a record for every ordinal below %"
 				    PRIu64 ", found none for %" PRIu64, pl_get64(h + 32), i);
 		}
+	if (pr_pairing(r, err, errlen)) {
+		nvtxt_payload_reader_free(r);
+		return -1;
+	}
 	*rp = r;
 	return 0;
 }

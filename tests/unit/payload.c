@@ -352,6 +352,43 @@ int main(void)
 	hostile(img, size, batch + 64, UINT64_MAX, "an ordinal of 2^64-1 in a record");
 	hostile(img, size, 8, 0x0D0C0B0A, "a big-endian byte-order mark");
 	hostile(img, size, 24, 0, "an unfinished file (size 0)");
+	hostile(img, size, batch + 40, 8, "a flexData offset inside the batch header");
+	{
+		unsigned char *c = malloc(size);
+		memcpy(c, img, size);
+		put64(c + batch + 16, 68);
+		err[0] = 0;
+		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "multiple of 8"),
+		       "an unaligned events offset is rejected as unaligned: %s", err);
+		free(c);
+	}
+
+	/*
+	 * Push/pop pairing: the outer push (ordinal 5, popped at 11) and the
+	 * inner one (7, popped at 8) with their PopOrdinals swapped cross.
+	 */
+	{
+		unsigned char *c = malloc(size);
+		size_t outer = 0, inner = 0;
+		memcpy(c, img, size);
+		for (size_t at = 64; at + 72 <= size; at += 8) {
+			if (get64(c + at) == 10 && get64(c + at + 16) == 5 && get64(c + at + 56) == 11)
+				outer = at;
+			if (get64(c + at) == 20 && get64(c + at + 16) == 7 && get64(c + at + 56) == 8)
+				inner = at;
+		}
+		tap_ok(outer && inner, "found the two nested push/pop records");
+		if (outer && inner) {
+			put64(c + outer + 56, 8);
+			put64(c + inner + 56, 11);
+			put64(c + outer + 8, 30);
+			put64(c + inner + 8, 50);
+			err[0] = 0;
+			tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "cross"),
+			       "rejects push/pop records whose ranges cross: %s", err);
+		}
+		free(c);
+	}
 
 	/* The writer checks the stream's contract. */
 	{
