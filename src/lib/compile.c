@@ -338,38 +338,14 @@ static bool push_tokens(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 }
 
 /*
- * Hands on a line the fast path parsed, as the scanner's end_line() and
- * the parser's actions would: its node, and its values made whole from
+ * Makes fe->instr of a fast line: its node, and its values made whole from
  * their compact records (text and location follow from the token).
  */
-static void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec)
+static void make_instr(struct nvtxt_frontend *fe, const struct line_rec *rec, const char *line,
+		       const struct fast_value *fv, uint32_t lineno, uint64_t line_offset)
 {
-	const char *line = fe->chunk->bytes + rec->start;
-	const struct fast_value *fv = fe->chunk->values + rec->first_value;
 	struct nvtxt_value *values = fe->fast_values;
-	const uint32_t lineno = fe->line;
-	const uint64_t line_offset = fe->offset;
 	const uint32_t name_col = (uint32_t)rec->name_col + 1;
-	const struct nvtxt_str name = { line + rec->name_col, rec->name_len };
-	const struct nvtxt_loc name_loc = { lineno, name_col, rec->name_len, line_offset };
-
-	if (fe->keep_line_text) {
-		buf_reset(&fe->line_text);
-		buf_add(&fe->line_text, line, rec->text_len);
-	}
-	/* the scanner's end_line(): diagnostics come after it */
-	fe->offset += rec->len;
-	fe->line++;
-	fe->col = 1;
-	fe->line_offset = fe->offset;
-	fe->line_done = true;
-	fe->lines++; /* the rest of reset_line: a fast line uses none of the parser's state */
-	if (fe->stop || fe->consume == consume_nothing)
-		return;
-	/* a call the passes take as it is: no values made */
-	if (rec->kind == LINE_CALL && fe->consume == consume_checked &&
-	    sema_fast_call(fe->consume_user, name, &name_loc, fv, rec->nvalues, line))
-		return;
 
 	for (size_t i = 0; i < rec->nvalues; i++) {
 		struct nvtxt_value *v = &values[i];
@@ -388,12 +364,56 @@ static void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec)
 	fe->instr = (struct nvtxt_instr){
 		.kind = rec->kind == LINE_ASSIGNMENT ? NVTXT_I_ASSIGNMENT : NVTXT_I_CALL,
 		.loc = { lineno, name_col, (uint32_t)rec->end_col - rec->name_col, line_offset },
-		.name = name,
-		.name_loc = name_loc,
+		.name = { line + rec->name_col, rec->name_len },
+		.name_loc = { lineno, name_col, rec->name_len, line_offset },
 		.values = values,
 		.nvalues = rec->nvalues,
 	};
 	fe->instr.end_loc = rec->kind == LINE_ASSIGNMENT ? values[0].loc : fe->instr.loc;
+}
+
+/*
+ * Hands on a line the fast path parsed, as the scanner's end_line() and
+ * the parser's actions would.  In check mode a call goes to the passes
+ * first with its values as they are (sema_fast_call), and gets its node
+ * made only when they need it.
+ */
+static void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec)
+{
+	const char *line = fe->chunk->bytes + rec->start;
+	const struct fast_value *fv = fe->chunk->values + rec->first_value;
+	const uint32_t lineno = fe->line;
+	const uint64_t line_offset = fe->offset;
+
+	if (fe->keep_line_text) {
+		buf_reset(&fe->line_text);
+		buf_add(&fe->line_text, line, rec->text_len);
+	}
+	/* the scanner's end_line(): diagnostics come after it */
+	fe->offset += rec->len;
+	fe->line++;
+	fe->col = 1;
+	fe->line_offset = fe->offset;
+	fe->line_done = true;
+	fe->lines++; /* the rest of reset_line: a fast line uses none of the parser's state */
+	if (fe->stop || fe->consume == consume_nothing)
+		return;
+	if (fe->consume == consume_checked) {
+		/* consume_checked, with the values made only when needed */
+		struct checked *c = fe->consume_user;
+		const struct nvtxt_loc name_loc = { lineno, (uint32_t)rec->name_col + 1, rec->name_len,
+						    line_offset };
+
+		diag_instruction(c->diags, lineno);
+		if (rec->kind == LINE_CALL &&
+		    sema_fast_call(c->sema, (struct nvtxt_str){ line + rec->name_col, rec->name_len },
+				   &name_loc, fv, rec->nvalues, line))
+			return;
+		make_instr(fe, rec, line, fv, lineno, line_offset);
+		sema_instruction(c->sema, &fe->instr);
+		return;
+	}
+	make_instr(fe, rec, line, fv, lineno, line_offset);
 	fe->consume(fe->consume_user, &fe->instr);
 }
 
