@@ -30,6 +30,12 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 LIB_SRCS = $(sort $(foreach d,$(SRC_DIRS),$(wildcard src/$(d)/*.c)))
 DRIVER_SRCS = $(sort $(wildcard src/driver/*.c))
 DRIVER_OBJS = $(DRIVER_SRCS:src/%.c=$(B)/%.o)
+# lsp: the language server (src/lsp/, nvtxtc lsp) is part of the binary, not
+# of the library; it needs jansson (Debian libjansson-dev, see .ci/deps).
+LSP_SRCS = $(sort $(wildcard src/lsp/*.c))
+DRIVER_OBJS += $(LSP_SRCS:src/%.c=$(B)/%.o)
+CPPFLAGS += -Isrc/lsp
+LDLIBS += -ljansson
 UNIT_SRCS = $(filter-out tests/unit/payload.c,$(wildcard tests/unit/*.c))
 # payload: begin
 # The payload back end (nvtxt-payload(5)).  The NVTX v3 headers enable the
@@ -113,7 +119,7 @@ check-sanitize:
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_B = $(B)/fuzz
-FUZZ_TARGETS = frontend fmt payload fast_paths
+FUZZ_TARGETS = frontend fmt payload fast_paths lsp
 FUZZ_FLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_RUN_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 FUZZ_LIB_OBJS = $(LIB_SRCS:src/%.c=$(FUZZ_B)/obj/%.o) $(FUZZ_B)/obj/nvtxt.tab.o $(FUZZ_B)/obj/nvtxt.lex.o
@@ -132,13 +138,19 @@ $(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) -std=c11 -Wall -Wextra $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 		-o $@ $< $(FUZZ_LIB_OBJS) $(LDLIBS)
 
+# the language server's target links the server too
+FUZZ_LSP_OBJS = $(LSP_SRCS:src/%.c=$(FUZZ_B)/obj/%.o)
+$(FUZZ_B)/fuzz_lsp: tests/fuzz/fuzz_lsp.c tests/fuzz/fuzz_common.h $(FUZZ_LIB_OBJS) $(FUZZ_LSP_OBJS)
+	$(FUZZ_CC) -std=c11 -Wall -Wextra $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+		-o $@ $< $(FUZZ_LSP_OBJS) $(FUZZ_LIB_OBJS) $(LDLIBS)
+
 fuzz-build: $(FUZZ_BINS)
 
 # FUZZ_SECONDS=0 only runs the seeds and tests/fuzz/crashes-found/TARGET/ once.
 fuzz: $(FUZZ_BINS)
 	@st=0; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_B)/corpus/$$t || exit 1; \
-		case $$t in payload) dict= ;; *) dict=-dict=tests/fuzz/nvtxt.dict ;; esac; \
+		case $$t in payload) dict= ;; lsp) dict=-dict=tests/fuzz/lsp.dict ;; *) dict=-dict=tests/fuzz/nvtxt.dict ;; esac; \
 		seeds=tests/fuzz/corpus/$$t; [ $$t = fast_paths ] && seeds=tests/fuzz/corpus/frontend; \
 		found=; [ -d tests/fuzz/crashes-found/$$t ] && found=tests/fuzz/crashes-found/$$t; \
 		echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
@@ -150,7 +162,7 @@ fuzz: $(FUZZ_BINS)
 	done; exit $$st
 
 .PHONY: fuzz fuzz-build
-.SECONDARY: $(FUZZ_LIB_OBJS)
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_LSP_OBJS)
 -include $(wildcard $(FUZZ_B)/obj/*.d $(FUZZ_B)/obj/*/*.d)
 # fuzz: end
 

@@ -62,6 +62,7 @@ enum {
 	OPTC_DIAG = 1 << 1,    /* -W, -w, --max-errors, --stdin-name, -j */
 	OPTC_EMIT = 1 << 2,    /* --emit, -o */
 	OPTC_FMT = 1 << 3,     /* --check, -l, -d, -i */
+	OPTC_LSP = 1 << 4,     /* --stdio */
 };
 struct subcommand {
 	const char *name;
@@ -94,6 +95,8 @@ int run_fmt(struct run *run, char **files, int nfiles);
 /* cmd_payload.c: dump, replay */
 int run_dump(struct run *run, char **files, int nfiles);
 int run_replay(struct run *run, char **files, int nfiles);
+/* cmd_lsp.c: the language server (src/lsp/), no operands */
+int run_lsp(struct run *run, char **operands, int noperands);
 
 /* input.c: reading inputs, compiling one file, driver messages. */
 

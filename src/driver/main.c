@@ -16,6 +16,7 @@
 
 #include "driver.h"
 #include "emit_nvtxt.h"
+#include "lsp.h"
 #include "payload.h"
 #include "processors.h"
 #include "util.h"
@@ -76,6 +77,10 @@ static const struct subcommand subcommands[] = {
 	  "submit a payload file to NVTX (to the tool in\n"
 	  "NVTX_INJECTION64_PATH)",
 	  OPTC_GENERAL, validate_one_file, run_replay },
+	{ "lsp", "lsp [--stdio] [-W...] [--max-errors=N]",
+	  "run a Language Server Protocol server on standard\n"
+	  "input and output, for editors (nvtxtc(1), EDITORS)",
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_LSP, validate_no_operand, run_lsp },
 	{ "help", "help", "print this help", OPTC_GENERAL, validate_no_operand, run_help },
 };
 enum { N_SUBCOMMANDS = sizeof subcommands / sizeof subcommands[0] };
@@ -89,6 +94,7 @@ enum {
 	OPT_COLOR,
 	OPT_CHECK,
 	OPT_LIST_CHECKS,
+	OPT_STDIO,
 };
 
 struct option_spec {
@@ -122,6 +128,9 @@ static const struct option_spec option_specs[] = {
 	  "0: no limit)" },
 	{ OPT_COLOR, "color", required_argument, OPTC_GENERAL, "--color=WHEN",
 	  "color diagnostics: auto (default), always or never" },
+	{ OPT_STDIO, "stdio", no_argument, OPTC_LSP, "--stdio",
+	  "lsp: speak on standard input and output (the only\n"
+	  "transport; accepted as LSP clients pass it)" },
 	{ OPT_LIST_CHECKS, "list-checks", no_argument, OPTC_GENERAL, "--list-checks",
 	  "print every check (name, severity, description) and exit" },
 	{ 'h', "help", no_argument, OPTC_GENERAL, "-h, --help", "print this help and exit" },
@@ -403,6 +412,8 @@ static int parse_options(struct options *o, int argc, char **argv, const struct 
 		case 'V':
 			printf("nvtxtc %s\n", NVTXTC_VERSION);
 			return finish_stdout(sink, 0);
+		case OPT_STDIO:
+			break;
 		case OPT_LIST_CHECKS:
 			list_checks(stdout);
 			return finish_stdout(sink, 0);

@@ -1,0 +1,188 @@
+/*
+ * lsp_doc.c - document text, line index and position conversion.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsp_doc.h"
+#include "util.h"
+
+static void add_line(struct lsp_doc *d, size_t *n, size_t start)
+{
+	if (*n + 1 > d->lines_cap) {
+		void *v = d->lines;
+		xgrow(&v, &d->lines_cap, *n + 1, sizeof(*d->lines));
+		d->lines = v;
+	}
+	d->lines[(*n)++] = (uint32_t)start;
+}
+
+static void index_lines(struct lsp_doc *d)
+{
+	const char *t = d->text;
+	size_t n = 0;
+
+	add_line(d, &n, 0);
+	if (!memchr(t, '\r', d->len)) {
+		/* the common case: LF only */
+		const char *p = t, *end = t + d->len, *nl;
+		while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+			p = nl + 1;
+			add_line(d, &n, (size_t)(p - t));
+		}
+	} else {
+		for (size_t i = 0; i < d->len; i++) {
+			if (t[i] == '\r' && i + 1 < d->len && t[i + 1] == '\n')
+				i++;
+			else if (t[i] != '\n' && t[i] != '\r')
+				continue;
+			add_line(d, &n, i + 1);
+		}
+	}
+	d->nlines = n;
+	/* keep memory proportional to the text after a large edit shrank it */
+	if (d->lines_cap > 1024 && d->lines_cap > 4 * n) {
+		d->lines_cap = n;
+		d->lines = xrealloc(d->lines, n * sizeof(*d->lines));
+	}
+}
+
+struct lsp_doc *lsp_doc_new(const char *uri, const char *text, size_t len, int64_t version)
+{
+	struct lsp_doc *d = xcalloc(1, sizeof(*d));
+
+	d->uri = xstrndup(uri, strlen(uri));
+	d->cap = len + 1;
+	d->text = xmalloc(d->cap);
+	memcpy(d->text, text, len);
+	d->text[len] = '\0';
+	d->len = len;
+	d->version = version;
+	index_lines(d);
+	return d;
+}
+
+void lsp_doc_clear_fixes(struct lsp_doc *d)
+{
+	for (size_t i = 0; i < d->nfixes; i++) {
+		free(d->fixes[i].text);
+		free(d->fixes[i].message);
+		free(d->fixes[i].code);
+	}
+	free(d->fixes);
+	d->fixes = NULL;
+	d->nfixes = 0;
+}
+
+void lsp_doc_free(struct lsp_doc *d)
+{
+	if (!d)
+		return;
+	lsp_doc_clear_fixes(d);
+	free(d->uri);
+	free(d->text);
+	free(d->lines);
+	free(d);
+}
+
+size_t lsp_doc_line_end(const struct lsp_doc *d, size_t line)
+{
+	size_t end;
+
+	if (line + 1 >= d->nlines)
+		return d->len;
+	end = d->lines[line + 1];
+	if (end > d->lines[line] && d->text[end - 1] == '\n')
+		end--;
+	if (end > d->lines[line] && d->text[end - 1] == '\r')
+		end--;
+	return end;
+}
+
+size_t lsp_doc_line_of(const struct lsp_doc *d, size_t off)
+{
+	size_t lo = 0, hi = d->nlines;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Bytes and units of the character at p (n bytes left): a malformed byte is one of each. */
+static size_t char_at(const char *p, size_t n, enum lsp_encoding enc, uint32_t *units)
+{
+	size_t k = utf8_seq((const unsigned char *)p, n);
+
+	if (k == 0)
+		k = 1;
+	*units = enc == LSP_ENC_UTF8 ? (uint32_t)k : k == 4 ? 2 : 1;
+	return k;
+}
+
+bool lsp_doc_offset(const struct lsp_doc *d, enum lsp_encoding enc, struct lsp_pos p, size_t *off)
+{
+	size_t at, end;
+	uint32_t col = 0, u;
+
+	if (p.line >= d->nlines)
+		return false;
+	at = d->lines[p.line];
+	end = lsp_doc_line_end(d, p.line);
+	while (at < end && col < p.character) {
+		size_t k = char_at(d->text + at, end - at, enc, &u);
+		/* a position inside a character (half a surrogate pair) is taken as its end */
+		col += u;
+		at += k;
+	}
+	*off = at;
+	return true;
+}
+
+struct lsp_pos lsp_doc_pos(const struct lsp_doc *d, enum lsp_encoding enc, size_t off)
+{
+	struct lsp_pos p;
+	size_t at, line;
+	uint32_t u;
+
+	if (off > d->len)
+		off = d->len;
+	line = lsp_doc_line_of(d, off);
+	p.line = (uint32_t)line;
+	p.character = 0;
+	at = d->lines[line];
+	if (enc == LSP_ENC_UTF8) {
+		p.character = (uint32_t)(off - at);
+		return p;
+	}
+	while (at < off) {
+		at += char_at(d->text + at, d->len - at, enc, &u);
+		p.character += u;
+	}
+	return p;
+}
+
+void lsp_doc_replace(struct lsp_doc *d, size_t start, size_t end, const char *text, size_t n)
+{
+	size_t newlen = d->len - (end - start) + n;
+
+	if (newlen + 1 > d->cap) {
+		size_t cap = d->cap * 2 > newlen + 1 ? d->cap * 2 : newlen + 1;
+		d->text = xrealloc(d->text, cap);
+		d->cap = cap;
+	}
+	memmove(d->text + start + n, d->text + end, d->len - end);
+	memcpy(d->text + start, text, n);
+	d->len = newlen;
+	d->text[newlen] = '\0';
+	/* bounded by the text: give back what a large deletion freed */
+	if (d->cap > 65536 && d->cap > 2 * (newlen + 1)) {
+		d->cap = newlen + 1;
+		d->text = xrealloc(d->text, d->cap);
+	}
+	index_lines(d);
+}

@@ -1,0 +1,73 @@
+/*
+ * lsp_doc.h - an open document of the language server: its text, the
+ * start of each of its lines, and the conversion between byte offsets and
+ * LSP positions in the negotiated encoding.
+ *
+ * Lines are split as LSP 3.17 says ("Text Documents": \n, \r\n and \r end
+ * a line).  A position's character counts UTF-16 code units (the default)
+ * or bytes (UTF-8, when the client offered it); a byte that is not part of
+ * well-formed UTF-8 counts as one unit in both.  Memory: the text plus four
+ * bytes per line.
+ */
+#ifndef NVTXT_LSP_DOC_H
+#define NVTXT_LSP_DOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum lsp_encoding { LSP_ENC_UTF16, LSP_ENC_UTF8 };
+
+struct lsp_pos {
+	uint32_t line, character;
+};
+
+/* A fix-it of the last check: replace bytes [start, end) with text. */
+struct lsp_fix {
+	size_t start, end;
+	char *text;
+	char *message;          /* the diagnostic's message */
+	char *code;             /* its check name */
+	bool fixable;           /* may be applied by "fix all" */
+	size_t diag_index;      /* the diagnostic's index in the published list */
+};
+
+struct lsp_doc {
+	char *uri;
+	char *text;             /* len bytes, NUL-terminated */
+	size_t len, cap;
+	uint32_t *lines;        /* byte offset of each line's start */
+	size_t nlines;          /* at least 1 */
+	size_t lines_cap;
+	int64_t version;
+	bool dirty;             /* changed since its diagnostics were published */
+	uint64_t due_ms;        /* when they are to be published */
+	struct lsp_fix *fixes;  /* of the last check */
+	size_t nfixes;
+};
+
+struct lsp_doc *lsp_doc_new(const char *uri, const char *text, size_t len, int64_t version);
+void lsp_doc_free(struct lsp_doc *d);
+void lsp_doc_clear_fixes(struct lsp_doc *d);
+
+/* The end of line `line`'s content (before its line break). */
+size_t lsp_doc_line_end(const struct lsp_doc *d, size_t line);
+/* The line that holds byte offset `off` (off <= len). */
+size_t lsp_doc_line_of(const struct lsp_doc *d, size_t off);
+
+/*
+ * The byte offset of position p.  A character past the end of its line
+ * means the end of the line (LSP 3.17, "Position").  Returns false when
+ * p.line is past the last line.
+ */
+bool lsp_doc_offset(const struct lsp_doc *d, enum lsp_encoding enc, struct lsp_pos p, size_t *off);
+/* The position of byte offset `off` (clamped to the text). */
+struct lsp_pos lsp_doc_pos(const struct lsp_doc *d, enum lsp_encoding enc, size_t off);
+
+/*
+ * Replaces bytes [start, end) with `text` (n bytes) and re-indexes the
+ * lines.  start <= end <= d->len.
+ */
+void lsp_doc_replace(struct lsp_doc *d, size_t start, size_t end, const char *text, size_t n);
+
+#endif

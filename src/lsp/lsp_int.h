@@ -1,0 +1,79 @@
+/*
+ * lsp_int.h - what the parts of the language server share: the server's
+ * state, JSON-RPC error codes, and helpers between JSON and documents.
+ */
+#ifndef NVTXT_LSP_INT_H
+#define NVTXT_LSP_INT_H
+
+#include <jansson.h>
+
+#include "compile.h"
+#include "lsp.h"
+#include "lsp_doc.h"
+#include "util.h"
+
+/* JSON-RPC 2.0 and LSP 3.17 ("Response Message", ErrorCodes and LSPErrorCodes). */
+enum {
+	LSP_PARSE_ERROR = -32700,
+	LSP_INVALID_REQUEST = -32600,
+	LSP_METHOD_NOT_FOUND = -32601,
+	LSP_INVALID_PARAMS = -32602,
+	LSP_INTERNAL_ERROR = -32603,
+	LSP_SERVER_NOT_INITIALIZED = -32002,
+	LSP_REQUEST_FAILED = -32803,
+	LSP_REQUEST_CANCELLED = -32800
+};
+
+/* The largest message body accepted; a larger one is skipped and answered with an error. */
+#define LSP_MAX_MESSAGE (64u << 20)
+/* The longest header block (all header lines) accepted. */
+#define LSP_MAX_HEADER 8192
+
+struct lsp_error {
+	int code;
+	char message[256];
+};
+
+struct lsp_server {
+	FILE *out;
+	struct buf in;              /* bytes not yet consumed */
+	size_t in_start;            /* consumed bytes at the start of `in` */
+	uint64_t skip;              /* bytes of a too-large body still to drop */
+	bool initialized;           /* initialize was answered */
+	bool shutdown;              /* shutdown was answered */
+	bool exited;
+	enum lsp_encoding enc;
+	struct nvtxt_diag_config config;
+	struct nvtxt_diag_config base;     /* the command line's: settings start from it */
+	unsigned debounce_ms;
+	struct lsp_doc **docs;
+	size_t ndocs, docs_cap;
+	json_t *cancelled;          /* ids cancelled by $/cancelRequest in the current batch */
+};
+
+/* Sets e and returns NULL: for handlers. */
+json_t *lsp_fail(struct lsp_error *e, int code, const char *fmt, ...) NVTXT_PRINTF(3, 4);
+
+/* A JSON string of n bytes; bytes that are not UTF-8 become U+FFFD. */
+json_t *lsp_jstr(const char *s, size_t n);
+
+/* The document named by params.textDocument.uri, or NULL (e is set). */
+struct lsp_doc *lsp_param_doc(struct lsp_server *s, json_t *params, struct lsp_error *e);
+/* params.position as a byte offset in d; false when missing or outside the document (e is set). */
+bool lsp_param_offset(struct lsp_server *s, struct lsp_doc *d, json_t *params, const char *key,
+		      size_t *off, struct lsp_error *e);
+/* {line, character} of byte offset off, and {start, end} of [a, b). */
+json_t *lsp_jpos(const struct lsp_server *s, const struct lsp_doc *d, size_t off);
+json_t *lsp_jrange(const struct lsp_server *s, const struct lsp_doc *d, size_t a, size_t b);
+
+/* Compiles `text` (co->fd is set here): lsp_compile.c. */
+int lsp_compile_text(const char *text, size_t len, struct nvtxt_compile_options *co,
+		     struct nvtxt_compile_result *res);
+
+/* The language features of lsp_lang.c: each returns the result or NULL with e set. */
+json_t *lsp_hover(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_completion(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_definition(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_document_symbol(struct lsp_server *s, json_t *params, struct lsp_error *e);
+
+#endif

@@ -1,0 +1,1116 @@
+/*
+ * lsp_server.c - the language server: message framing, JSON-RPC dispatch,
+ * the lifecycle, document synchronisation, diagnostics, code actions and
+ * formatting (LSP 3.17).  Hover, completion, definition and symbols are in
+ * lsp_lang.c.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "lsp_int.h"
+
+#ifndef NVTXTC_VERSION
+#define NVTXTC_VERSION "0.1"
+#endif
+
+/* Default delay between the last change of a document and its diagnostics. */
+enum { LSP_DEBOUNCE_MS = 5 };
+
+uint64_t lsp_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* --- helpers ------------------------------------------------------------- */
+
+json_t *lsp_fail(struct lsp_error *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->code = code;
+	va_start(ap, fmt);
+	vsnprintf(e->message, sizeof e->message, fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+json_t *lsp_jstr(const char *s, size_t n)
+{
+	json_t *j = json_stringn(s, n);
+	struct buf b = { 0 };
+
+	if (j)
+		return j;
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_seq((const unsigned char *)s + i, n - i);
+		if (k == 0 && s[i] == '\0')
+			k = 1, buf_addc(&b, '\0');
+		else if (k == 0)
+			k = 1, buf_add(&b, "\xEF\xBF\xBD", 3);
+		else
+			buf_add(&b, s + i, k);
+		i += k;
+	}
+	j = json_stringn(b.ptr ? b.ptr : "", b.len);
+	buf_free(&b);
+	return j ? j : json_string("");
+}
+
+json_t *lsp_jpos(const struct lsp_server *s, const struct lsp_doc *d, size_t off)
+{
+	struct lsp_pos p = lsp_doc_pos(d, s->enc, off);
+	return json_pack("{s:I,s:I}", "line", (json_int_t)p.line, "character", (json_int_t)p.character);
+}
+
+json_t *lsp_jrange(const struct lsp_server *s, const struct lsp_doc *d, size_t a, size_t b)
+{
+	return json_pack("{s:o,s:o}", "start", lsp_jpos(s, d, a), "end", lsp_jpos(s, d, b));
+}
+
+static struct lsp_doc *find_doc(struct lsp_server *s, const char *uri, size_t *index)
+{
+	for (size_t i = 0; i < s->ndocs; i++)
+		if (strcmp(s->docs[i]->uri, uri) == 0) {
+			if (index)
+				*index = i;
+			return s->docs[i];
+		}
+	return NULL;
+}
+
+struct lsp_doc *lsp_param_doc(struct lsp_server *s, json_t *params, struct lsp_error *e)
+{
+	const char *uri = json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
+	struct lsp_doc *d;
+
+	if (!uri)
+		return lsp_fail(e, LSP_INVALID_PARAMS, "expected params.textDocument.uri, a string"), NULL;
+	d = find_doc(s, uri, NULL);
+	if (!d)
+		lsp_fail(e, LSP_INVALID_PARAMS, "the document %.200s is not open", uri);
+	return d;
+}
+
+/* {line, character} with both in 0..2^31-1. */
+static bool get_pos(json_t *j, struct lsp_pos *p)
+{
+	json_t *l = json_object_get(j, "line"), *c = json_object_get(j, "character");
+
+	if (!json_is_integer(l) || !json_is_integer(c))
+		return false;
+	if (json_integer_value(l) < 0 || json_integer_value(l) > INT32_MAX ||
+	    json_integer_value(c) < 0 || json_integer_value(c) > INT32_MAX)
+		return false;
+	p->line = (uint32_t)json_integer_value(l);
+	p->character = (uint32_t)json_integer_value(c);
+	return true;
+}
+
+static bool pos_offset(struct lsp_server *s, struct lsp_doc *d, json_t *j, const char *what,
+		       size_t *off, struct lsp_error *e)
+{
+	struct lsp_pos p;
+
+	if (!get_pos(j, &p)) {
+		lsp_fail(e, LSP_INVALID_PARAMS, "expected %s, a position {line, character} of integers from 0",
+			 what);
+		return false;
+	}
+	if (!lsp_doc_offset(d, s->enc, p, off)) {
+		lsp_fail(e, LSP_INVALID_PARAMS,
+			 "%s is outside the document: line %u, and the document has %zu line%s (0 to %zu)",
+			 what, p.line, d->nlines, d->nlines == 1 ? "" : "s", d->nlines - 1);
+		return false;
+	}
+	return true;
+}
+
+bool lsp_param_offset(struct lsp_server *s, struct lsp_doc *d, json_t *params, const char *key,
+		      size_t *off, struct lsp_error *e)
+{
+	return pos_offset(s, d, json_object_get(params, key), key, off, e);
+}
+
+static bool range_offsets(struct lsp_server *s, struct lsp_doc *d, json_t *range, size_t *a, size_t *b,
+			  struct lsp_error *e)
+{
+	if (!json_is_object(range)) {
+		lsp_fail(e, LSP_INVALID_PARAMS, "expected a range {start, end}");
+		return false;
+	}
+	if (!pos_offset(s, d, json_object_get(range, "start"), "range.start", a, e) ||
+	    !pos_offset(s, d, json_object_get(range, "end"), "range.end", b, e))
+		return false;
+	if (*a > *b) {
+		lsp_fail(e, LSP_INVALID_PARAMS, "range.end comes before range.start");
+		return false;
+	}
+	return true;
+}
+
+/* --- output -------------------------------------------------------------- */
+
+static void send(struct lsp_server *s, json_t *msg)
+{
+	char *body;
+
+	json_object_set_new(msg, "jsonrpc", json_string("2.0"));
+	body = json_dumps(msg, JSON_COMPACT);
+	json_decref(msg);
+	if (!body)
+		return;
+	fprintf(s->out, "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
+	fflush(s->out);
+	free(body);
+}
+
+static void respond(struct lsp_server *s, json_t *id, json_t *result)
+{
+	send(s, json_pack("{s:O,s:o}", "id", id ? id : json_null(), "result", result ? result : json_null()));
+}
+
+static void respond_error(struct lsp_server *s, json_t *id, int code, const char *message)
+{
+	send(s, json_pack("{s:O,s:{s:i,s:s}}", "id", id ? id : json_null(), "error", "code", code,
+			  "message", message));
+}
+
+static void notify(struct lsp_server *s, const char *method, json_t *params)
+{
+	send(s, json_pack("{s:s,s:o}", "method", method, "params", params));
+}
+
+/* window/logMessage: type 1 error, 2 warning, 3 info. */
+static void log_message(struct lsp_server *s, int type, const char *fmt, ...) NVTXT_PRINTF(3, 4);
+static void log_message(struct lsp_server *s, int type, const char *fmt, ...)
+{
+	struct buf b = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	notify(s, "window/logMessage", json_pack("{s:i,s:o}", "type", type, "message", lsp_jstr(b.ptr, b.len)));
+	buf_free(&b);
+}
+
+/* --- configuration ------------------------------------------------------- */
+
+/* One -W setting without the -W: NAME, no-NAME, error, error=NAME, no-error=NAME. */
+static bool apply_warning(struct nvtxt_diag_config *c, const char *arg, bool *all_errors)
+{
+	const char *name = arg;
+	int level = *all_errors ? NVTXT_LEVEL_ERROR : NVTXT_LEVEL_WARN;
+	enum nvtxt_warning w;
+
+	if (strcmp(arg, "error") == 0) {
+		for (int i = 0; i < NVTXT_W_COUNT; i++)
+			if (c->level[i] != NVTXT_LEVEL_OFF)
+				c->level[i] = NVTXT_LEVEL_ERROR;
+		*all_errors = true;
+		return true;
+	}
+	if (strcmp(arg, "all-off") == 0 || strcmp(arg, "w") == 0) {
+		for (int i = 0; i < NVTXT_W_COUNT; i++)
+			c->level[i] = NVTXT_LEVEL_OFF;
+		return true;
+	}
+	if (strncmp(arg, "error=", 6) == 0)
+		name = arg + 6, level = NVTXT_LEVEL_ERROR;
+	else if (strncmp(arg, "no-error=", 9) == 0)
+		name = arg + 9, level = NVTXT_LEVEL_WARN;
+	else if (strncmp(arg, "no-", 3) == 0)
+		name = arg + 3, level = NVTXT_LEVEL_OFF;
+	w = nvtxt_warning_lookup(name);
+	if (w == NVTXT_W_NONE)
+		return false;
+	c->level[w] = (unsigned char)level;
+	return true;
+}
+
+/*
+ * Settings, from initializationOptions or workspace/didChangeConfiguration
+ * (an object, or one under the key "nvtxtc"): "warnings", a list of -W
+ * settings without "-W" (e.g. ["error", "no-rename"]); "maxErrors", the
+ * --max-errors number; "debounceMs", the delay before diagnostics.
+ * Unknown keys are ignored; a bad value is reported with logMessage and
+ * leaves the rest in force.
+ */
+static void apply_settings(struct lsp_server *s, json_t *settings)
+{
+	json_t *w, *m, *db, *v;
+	size_t i;
+	bool all_errors = false;
+
+	if (json_is_object(json_object_get(settings, "nvtxtc")))
+		settings = json_object_get(settings, "nvtxtc");
+	if (!json_is_object(settings))
+		return;
+	s->config = s->base;
+	w = json_object_get(settings, "warnings");
+	if (w && !json_is_array(w))
+		log_message(s, 1, "nvtxtc: setting \"warnings\" must be a list of strings such as \"no-rename\"");
+	json_array_foreach(w, i, v) {
+		if (!json_is_string(v) || !apply_warning(&s->config, json_string_value(v), &all_errors))
+			log_message(s, 1, "nvtxtc: setting \"warnings\": unknown -W setting %s",
+				    json_is_string(v) ? json_string_value(v) : "(not a string)");
+	}
+	m = json_object_get(settings, "maxErrors");
+	if (json_is_integer(m) && json_integer_value(m) >= 0)
+		s->config.max_errors = (unsigned long)json_integer_value(m);
+	else if (m)
+		log_message(s, 1, "nvtxtc: setting \"maxErrors\" must be an integer >= 0 (0: no limit)");
+	db = json_object_get(settings, "debounceMs");
+	if (json_is_integer(db) && json_integer_value(db) >= 0 && json_integer_value(db) <= 10000)
+		s->debounce_ms = (unsigned)json_integer_value(db);
+	else if (db)
+		log_message(s, 1, "nvtxtc: setting \"debounceMs\" must be an integer from 0 to 10000");
+}
+
+/* --- diagnostics --------------------------------------------------------- */
+
+struct check_run {
+	struct lsp_server *s;
+	struct lsp_doc *d;
+	json_t *diags;
+};
+
+/* The byte offsets in the document of a location's token. */
+static void loc_offsets(const struct lsp_doc *d, const struct nvtxt_loc *loc, size_t *a, size_t *b)
+{
+	uint64_t start = loc->line_offset + (loc->col ? loc->col - 1 : 0);
+
+	if (start > d->len)
+		start = d->len;
+	*a = (size_t)start;
+	*b = start + loc->len > d->len ? d->len : (size_t)(start + loc->len);
+}
+
+/* The check's name: its -W name for a warning. */
+static const char *diag_code(const struct nvtxt_diag *dg)
+{
+	return dg->warning != NVTXT_W_NONE ? nvtxt_warning_name(dg->warning) : NULL;
+}
+
+static void collect_diag(void *user, const struct nvtxt_diag *dg, const struct nvtxt_source *src)
+{
+	struct check_run *run = user;
+	struct lsp_server *s = run->s;
+	struct lsp_doc *d = run->d;
+	const char *code = diag_code(dg);
+	struct buf msg = { 0 };
+	json_t *j, *related = json_array();
+	size_t a, b;
+
+	(void)src;
+	buf_adds(&msg, dg->message);
+	loc_offsets(d, &dg->loc, &a, &b);
+	for (size_t i = 0; i < dg->nnotes; i++) {
+		size_t na, nb;
+		if (dg->notes[i].loc.line == 0) {
+			/* a note about no place in the file goes with the message */
+			buf_printf(&msg, "\nnote: %s", dg->notes[i].message);
+			continue;
+		}
+		loc_offsets(d, &dg->notes[i].loc, &na, &nb);
+		json_array_append_new(related,
+				      json_pack("{s:{s:s,s:o},s:o}", "location", "uri", d->uri, "range",
+						lsp_jrange(s, d, na, nb), "message",
+						lsp_jstr(dg->notes[i].message, strlen(dg->notes[i].message))));
+	}
+	j = json_pack("{s:o,s:i,s:s,s:o}", "range", lsp_jrange(s, d, a, b), "severity",
+		      dg->severity == NVTXT_SEV_ERROR ? 1 : dg->severity == NVTXT_SEV_WARNING ? 2 : 3,
+		      "source", "nvtxtc", "message", lsp_jstr(msg.ptr, msg.len));
+	buf_free(&msg);
+	if (code) {
+		struct buf href = { 0 };
+		buf_printf(&href, "man:nvtxtc(1)#%s", code);
+		json_object_set_new(j, "code", json_string(code));
+		json_object_set_new(j, "codeDescription", json_pack("{s:s}", "href", href.ptr));
+		buf_free(&href);
+	}
+	if (json_array_size(related))
+		json_object_set_new(j, "relatedInformation", related);
+	else
+		json_decref(related);
+	if (dg->fixit) {
+		void *p = d->fixes;
+		size_t cap = d->nfixes;
+		struct lsp_fix *f;
+		xgrow(&p, &cap, d->nfixes + 1, sizeof(*d->fixes));
+		d->fixes = p;
+		f = &d->fixes[d->nfixes++];
+		f->start = a;
+		f->end = b;
+		f->text = xstrndup(dg->fixit, strlen(dg->fixit));
+		f->message = xstrndup(dg->message, strlen(dg->message));
+		f->code = code ? xstrndup(code, strlen(code)) : NULL;
+		f->fixable = true;
+		f->diag_index = json_array_size(run->diags);
+		json_object_set_new(j, "data", json_pack("{s:i}", "fix", (int)(d->nfixes - 1)));
+	}
+	json_array_append_new(run->diags, j);
+}
+
+/* Checks d now and publishes its diagnostics. */
+static void publish(struct lsp_server *s, struct lsp_doc *d)
+{
+	struct check_run run = { s, d, json_array() };
+	struct nvtxt_compile_options co = {
+		.display_name = d->uri,
+		.diag_config = &s->config,
+		.sink = { &run, collect_diag },
+	};
+	struct nvtxt_compile_result res;
+
+	lsp_doc_clear_fixes(d);
+	/* xgrow needs the capacity; fixes is rebuilt from empty, so it matches nfixes */
+	lsp_compile_text(d->text, d->len, &co, &res);
+	if (res.io_errno)
+		log_message(s, 1, "nvtxtc: cannot check %s: %s", d->uri, strerror(res.io_errno));
+	if (res.hidden_errors || res.hidden_warnings)
+		log_message(s, 3, "nvtxtc: %s: %lu more error(s) and %lu more warning(s) not shown (maxErrors %lu)",
+			    d->uri, res.hidden_errors, res.hidden_warnings, s->config.max_errors);
+	d->dirty = false;
+	notify(s, "textDocument/publishDiagnostics",
+	       json_pack("{s:s,s:I,s:o}", "uri", d->uri, "version", (json_int_t)d->version, "diagnostics",
+			 run.diags));
+}
+
+static void schedule(struct lsp_server *s, struct lsp_doc *d)
+{
+	d->dirty = true;
+	d->due_ms = lsp_now_ms() + s->debounce_ms;
+}
+
+/* Requests that read fixes want the diagnostics of the current text. */
+static void ensure_checked(struct lsp_server *s, struct lsp_doc *d)
+{
+	if (d->dirty)
+		publish(s, d);
+}
+
+uint64_t lsp_server_tick(struct lsp_server *s, uint64_t now_ms, bool force)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (size_t i = 0; i < s->ndocs; i++) {
+		struct lsp_doc *d = s->docs[i];
+		if (!d->dirty)
+			continue;
+		if (force || d->due_ms <= now_ms)
+			publish(s, d);
+		else if (d->due_ms < next)
+			next = d->due_ms;
+	}
+	return next;
+}
+
+/* --- lifecycle ----------------------------------------------------------- */
+
+static bool offers(json_t *list, const char *what)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), what) == 0)
+			return true;
+	return false;
+}
+
+static json_t *initialize(struct lsp_server *s, json_t *params, struct lsp_error *e)
+{
+	json_t *caps = json_object_get(params, "capabilities");
+	json_t *general = json_object_get(caps, "general");
+	json_t *result;
+	bool legacy_utf8 = false;
+
+	if (s->initialized)
+		return lsp_fail(e, LSP_INVALID_REQUEST, "initialize was already received");
+	if (!json_is_object(params))
+		return lsp_fail(e, LSP_INVALID_PARAMS, "initialize expects params, an object");
+	s->enc = LSP_ENC_UTF16;
+	if (offers(json_object_get(general, "positionEncodings"), "utf-8")) {
+		s->enc = LSP_ENC_UTF8;
+	} else if (!json_object_get(general, "positionEncodings") &&
+		   offers(json_object_get(caps, "offsetEncoding"), "utf-8")) {
+		/* the clangd extension that clients before LSP 3.17 (Neovim 0.7) offer */
+		s->enc = LSP_ENC_UTF8;
+		legacy_utf8 = true;
+	}
+	apply_settings(s, json_object_get(params, "initializationOptions"));
+	s->initialized = true;
+	result = json_pack(
+		"{s:{s:s,s:{s:b,s:i,s:{s:b}},s:{s:[s,s]},s:b,s:b,s:{s:[s,s,s]},s:b,s:b},s:{s:s,s:s}}",
+		"capabilities",
+		"positionEncoding", s->enc == LSP_ENC_UTF8 ? "utf-8" : "utf-16",
+		"textDocumentSync", "openClose", 1, "change", 2, "save", "includeText", 0,
+		"codeActionProvider", "codeActionKinds", "quickfix", "source.fixAll",
+		"documentFormattingProvider", 1,
+		"hoverProvider", 1,
+		"completionProvider", "triggerCharacters", "$", ",", "@",
+		"definitionProvider", 1,
+		"documentSymbolProvider", 1,
+		"serverInfo", "name", "nvtxtc", "version", NVTXTC_VERSION);
+	if (legacy_utf8)
+		json_object_set_new(result, "offsetEncoding", json_string("utf-8"));
+	return result;
+}
+
+static json_t *shutdown_request(struct lsp_server *s, json_t *params, struct lsp_error *e)
+{
+	(void)params;
+	(void)e;
+	s->shutdown = true;
+	return json_null();
+}
+
+/* --- documents ----------------------------------------------------------- */
+
+static void did_open(struct lsp_server *s, json_t *params)
+{
+	json_t *td = json_object_get(params, "textDocument");
+	const char *uri = json_string_value(json_object_get(td, "uri"));
+	json_t *text = json_object_get(td, "text");
+	json_t *version = json_object_get(td, "version");
+	struct lsp_doc *d;
+	size_t index;
+	void *p;
+
+	if (!uri || !json_is_string(text)) {
+		log_message(s, 1, "nvtxtc: didOpen without textDocument.uri and textDocument.text; ignored");
+		return;
+	}
+	d = find_doc(s, uri, &index);
+	if (d) {
+		/* opened again: the new text replaces the old */
+		lsp_doc_free(d);
+		s->docs[index] = d = lsp_doc_new(uri, json_string_value(text), json_string_length(text),
+						 json_integer_value(version));
+	} else {
+		d = lsp_doc_new(uri, json_string_value(text), json_string_length(text), json_integer_value(version));
+		p = s->docs;
+		xgrow(&p, &s->docs_cap, s->ndocs + 1, sizeof(*s->docs));
+		s->docs = p;
+		s->docs[s->ndocs++] = d;
+	}
+	schedule(s, d);
+}
+
+static void did_change(struct lsp_server *s, json_t *params)
+{
+	struct lsp_error e = { 0 };
+	struct lsp_doc *d = lsp_param_doc(s, params, &e);
+	json_t *changes = json_object_get(params, "contentChanges"), *c;
+	json_t *version = json_object_get(json_object_get(params, "textDocument"), "version");
+	size_t i;
+
+	if (!d) {
+		log_message(s, 1, "nvtxtc: didChange: %s", e.message);
+		return;
+	}
+	if (!json_is_array(changes)) {
+		log_message(s, 1, "nvtxtc: didChange of %s without contentChanges; ignored", d->uri);
+		return;
+	}
+	json_array_foreach(changes, i, c) {
+		json_t *text = json_object_get(c, "text"), *range = json_object_get(c, "range");
+		size_t a = 0, b = d->len;
+		if (!json_is_string(text) || (range && !range_offsets(s, d, range, &a, &b, &e))) {
+			/* the client's text and ours now differ: say so, and keep ours whole */
+			log_message(s, 1, "nvtxtc: didChange of %s: change %zu is invalid (%s); the document may be out of sync: close and reopen it",
+				    d->uri, i, json_is_string(text) ? e.message : "no text");
+			break;
+		}
+		lsp_doc_replace(d, a, b, json_string_value(text), json_string_length(text));
+	}
+	if (json_is_integer(version))
+		d->version = json_integer_value(version);
+	schedule(s, d);
+}
+
+static void did_save(struct lsp_server *s, json_t *params)
+{
+	struct lsp_error e = { 0 };
+	struct lsp_doc *d = lsp_param_doc(s, params, &e);
+
+	if (d)
+		schedule(s, d);
+}
+
+static void did_close(struct lsp_server *s, json_t *params)
+{
+	const char *uri = json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
+	size_t index;
+	struct lsp_doc *d = uri ? find_doc(s, uri, &index) : NULL;
+
+	if (!d)
+		return;
+	/* its problems leave the editor's list with it */
+	notify(s, "textDocument/publishDiagnostics", json_pack("{s:s,s:[]}", "uri", d->uri, "diagnostics"));
+	lsp_doc_free(d);
+	s->docs[index] = s->docs[--s->ndocs];
+}
+
+static void did_change_configuration(struct lsp_server *s, json_t *params)
+{
+	apply_settings(s, json_object_get(params, "settings"));
+	for (size_t i = 0; i < s->ndocs; i++)
+		schedule(s, s->docs[i]);
+}
+
+/* --- code actions -------------------------------------------------------- */
+
+static json_t *text_edit(struct lsp_server *s, struct lsp_doc *d, size_t a, size_t b, const char *text,
+			 size_t n)
+{
+	return json_pack("{s:o,s:o}", "range", lsp_jrange(s, d, a, b), "newText", lsp_jstr(text, n));
+}
+
+static json_t *fix_title(struct lsp_doc *d, const struct lsp_fix *f)
+{
+	struct buf b = { 0 };
+	json_t *j;
+
+	if (f->start == f->end) {
+		buf_adds(&b, "Insert '");
+		buf_add_shown(&b, f->text, strlen(f->text), 60);
+	} else {
+		buf_adds(&b, "Replace '");
+		buf_add_shown(&b, d->text + f->start, f->end - f->start, 60);
+		buf_adds(&b, "' with '");
+		buf_add_shown(&b, f->text, strlen(f->text), 60);
+	}
+	buf_addc(&b, '\'');
+	j = lsp_jstr(b.ptr, b.len);
+	buf_free(&b);
+	return j;
+}
+
+/* True when context.only is absent or lists `kind` or a prefix of it. */
+static bool kind_wanted(json_t *only, const char *kind)
+{
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(only))
+		return true;
+	json_array_foreach(only, i, v) {
+		const char *k = json_string_value(v);
+		size_t n = k ? strlen(k) : 0;
+		if (k && strncmp(kind, k, n) == 0 && (kind[n] == '\0' || kind[n] == '.'))
+			return true;
+	}
+	return false;
+}
+
+static json_t *code_action(struct lsp_server *s, json_t *params, struct lsp_error *e)
+{
+	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	json_t *only = json_object_get(json_object_get(params, "context"), "only");
+	json_t *actions, *diags;
+	size_t a, b, nall = 0, last_end = 0;
+	json_t *all;
+
+	if (!d)
+		return NULL;
+	if (!range_offsets(s, d, json_object_get(params, "range"), &a, &b, e))
+		return NULL;
+	ensure_checked(s, d);
+	actions = json_array();
+	all = json_array();
+	for (size_t i = 0; i < d->nfixes; i++) {
+		const struct lsp_fix *f = &d->fixes[i];
+		/* fixes come in file order per pass; fix-all takes those that do not overlap */
+		if (f->fixable && (nall == 0 || f->start >= last_end)) {
+			json_array_append_new(all, text_edit(s, d, f->start, f->end, f->text, strlen(f->text)));
+			last_end = f->end;
+			nall++;
+		}
+		if (!kind_wanted(only, "quickfix") || f->end < a || f->start > b)
+			continue;
+		diags = json_array();
+		json_array_append_new(
+			diags, json_pack("{s:o,s:i,s:s,s:o}", "range", lsp_jrange(s, d, f->start, f->end), "severity",
+					 1, "source", "nvtxtc", "message", lsp_jstr(f->message, strlen(f->message))));
+		if (f->code)
+			json_object_set_new(json_array_get(diags, 0), "code", json_string(f->code));
+		json_array_append_new(actions,
+				      json_pack("{s:o,s:s,s:b,s:o,s:{s:{s:[o]}}}", "title", fix_title(d, f), "kind",
+						"quickfix", "isPreferred", 1, "diagnostics", diags, "edit", "changes",
+						d->uri, text_edit(s, d, f->start, f->end, f->text, strlen(f->text))));
+	}
+	if (nall && kind_wanted(only, "source.fixAll")) {
+		json_t *changes = json_object();
+		json_object_set_new(changes, d->uri, all);
+		json_array_append_new(actions,
+				      json_pack("{s:s,s:s,s:{s:o}}", "title", "Apply every nvtxtc fix in the file",
+						"kind", "source.fixAll", "edit", "changes", changes));
+	} else {
+		json_decref(all);
+	}
+	return actions;
+}
+
+/* --- formatting ---------------------------------------------------------- */
+
+static json_t *formatting(struct lsp_server *s, json_t *params, struct lsp_error *e)
+{
+	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct nvtxt_fmt *fmt;
+	struct nvtxt_compile_options co = { 0 };
+	struct nvtxt_compile_result res;
+	struct nvtxt_diag_config quiet;
+	char *out = NULL;
+	size_t outlen = 0, pre = 0, suf = 0;
+	json_t *edits;
+	int status;
+
+	if (!d)
+		return NULL;
+	fmt = xcalloc(1, sizeof(*fmt));
+	fmt->out = open_memstream(&out, &outlen);
+	if (!fmt->out) {
+		free(fmt);
+		return lsp_fail(e, LSP_INTERNAL_ERROR, "cannot create a memory stream: %s", strerror(errno));
+	}
+	nvtxt_diag_config_init(&quiet);
+	co.display_name = d->uri;
+	co.diag_config = &quiet;
+	co.sink = (struct nvtxt_diag_sink){ NULL, NULL };
+	co.instruction = nvtxt_fmt_instruction;
+	co.instruction_user = fmt;
+	status = lsp_compile_text(d->text, d->len, &co, &res);
+	nvtxt_fmt_flush(fmt);
+	fclose(fmt->out);
+	free(fmt);
+	if (status != 0) {
+		free(out);
+		/* the layout is kept when the file does not parse (as nvtxtc fmt does) */
+		log_message(s, 2, "nvtxtc: %s is not formatted: it has syntax errors", d->uri);
+		return json_array();
+	}
+	/* one edit: the lines between the unchanged first and last lines */
+	while (pre < d->len && pre < outlen && d->text[pre] == out[pre])
+		pre++;
+	while (pre > 0 && d->text[pre - 1] != '\n')
+		pre--;
+	while (suf < d->len - pre && suf < outlen - pre && d->text[d->len - 1 - suf] == out[outlen - 1 - suf])
+		suf++;
+	while (suf > 0 && d->text[d->len - suf] != '\n' && d->len - suf > pre)
+		suf--;
+	/* a suffix that starts inside a line break or a character would split it */
+	while (suf > 0 && d->len - suf > pre && d->text[d->len - suf - 1] != '\n')
+		suf--;
+	edits = json_array();
+	if (!(d->len == outlen && memcmp(d->text, out, outlen) == 0))
+		json_array_append_new(edits, text_edit(s, d, pre, d->len - suf, out + pre, outlen - suf - pre));
+	free(out);
+	return edits;
+}
+
+/* --- dispatch ------------------------------------------------------------ */
+
+typedef json_t *request_fn(struct lsp_server *s, json_t *params, struct lsp_error *e);
+typedef void notification_fn(struct lsp_server *s, json_t *params);
+
+static const struct {
+	const char *method;
+	request_fn *fn;
+} requests[] = {
+	{ "initialize", initialize },
+	{ "shutdown", shutdown_request },
+	{ "textDocument/codeAction", code_action },
+	{ "textDocument/formatting", formatting },
+	{ "textDocument/hover", lsp_hover },
+	{ "textDocument/completion", lsp_completion },
+	{ "textDocument/definition", lsp_definition },
+	{ "textDocument/documentSymbol", lsp_document_symbol },
+};
+
+static const struct {
+	const char *method;
+	notification_fn *fn;
+} notifications[] = {
+	{ "textDocument/didOpen", did_open },
+	{ "textDocument/didChange", did_change },
+	{ "textDocument/didSave", did_save },
+	{ "textDocument/didClose", did_close },
+	{ "workspace/didChangeConfiguration", did_change_configuration },
+};
+
+static bool id_cancelled(struct lsp_server *s, json_t *id)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(s->cancelled, i, v)
+		if (json_equal(v, id)) {
+			json_array_remove(s->cancelled, i);
+			return true;
+		}
+	return false;
+}
+
+static void handle_request(struct lsp_server *s, const char *method, json_t *id, json_t *params)
+{
+	struct lsp_error e = { 0 };
+	json_t *result;
+
+	if (id_cancelled(s, id)) {
+		respond_error(s, id, LSP_REQUEST_CANCELLED, "the request was cancelled");
+		return;
+	}
+	if (!s->initialized && strcmp(method, "initialize") != 0) {
+		respond_error(s, id, LSP_SERVER_NOT_INITIALIZED, "the server is not initialized: send initialize first");
+		return;
+	}
+	if (s->shutdown) {
+		respond_error(s, id, LSP_INVALID_REQUEST, "the server is shut down: only the exit notification is accepted");
+		return;
+	}
+	for (size_t i = 0; i < sizeof requests / sizeof requests[0]; i++) {
+		if (strcmp(requests[i].method, method) != 0)
+			continue;
+		if (params && !json_is_object(params) && !json_is_array(params)) {
+			respond_error(s, id, LSP_INVALID_PARAMS, "params must be an object or an array");
+			return;
+		}
+		result = requests[i].fn(s, params, &e);
+		if (result)
+			respond(s, id, result);
+		else
+			respond_error(s, id, e.code ? e.code : LSP_INTERNAL_ERROR, e.message);
+		return;
+	}
+	{
+		struct buf b = { 0 };
+		buf_adds(&b, "unknown method '");
+		buf_add_shown(&b, method, strlen(method), 80);
+		buf_adds(&b, "'");
+		respond_error(s, id, LSP_METHOD_NOT_FOUND, b.ptr);
+		buf_free(&b);
+	}
+}
+
+static void handle_notification(struct lsp_server *s, const char *method, json_t *params)
+{
+	if (strcmp(method, "exit") == 0) {
+		s->exited = true;
+		return;
+	}
+	/* before initialize, notifications are dropped (LSP 3.17, "Initialize Request") */
+	if (!s->initialized || s->shutdown)
+		return;
+	for (size_t i = 0; i < sizeof notifications / sizeof notifications[0]; i++)
+		if (strcmp(notifications[i].method, method) == 0) {
+			notifications[i].fn(s, params);
+			return;
+		}
+	/* other notifications, "$/..." ones included, are ignored */
+}
+
+/* Handles one message body (n bytes); `later` holds the rest of the batch. */
+static void handle_message(struct lsp_server *s, json_t *msg)
+{
+	json_t *id = json_object_get(msg, "id");
+	json_t *method = json_object_get(msg, "method");
+	json_t *params = json_object_get(msg, "params");
+	const char *version = json_string_value(json_object_get(msg, "jsonrpc"));
+
+	if (!json_is_object(msg) || !version || strcmp(version, "2.0") != 0) {
+		respond_error(s, json_is_object(msg) && (json_is_string(id) || json_is_integer(id)) ? id : NULL,
+			      LSP_INVALID_REQUEST, "expected a JSON-RPC 2.0 message: an object with \"jsonrpc\": \"2.0\"");
+		return;
+	}
+	if (!method) {
+		/* a response to a request of ours: the server sends none that wait for one */
+		if (!json_object_get(msg, "result") && !json_object_get(msg, "error"))
+			respond_error(s, NULL, LSP_INVALID_REQUEST, "expected \"method\" (a request or notification) or \"result\"/\"error\" (a response)");
+		return;
+	}
+	if (!json_is_string(method) || (id && !json_is_string(id) && !json_is_integer(id))) {
+		respond_error(s, json_is_string(id) || json_is_integer(id) ? id : NULL, LSP_INVALID_REQUEST,
+			      "\"method\" must be a string and \"id\" an integer or a string");
+		return;
+	}
+	if (id)
+		handle_request(s, json_string_value(method), id, params);
+	else
+		handle_notification(s, json_string_value(method), params);
+}
+
+/* --- framing ------------------------------------------------------------- */
+
+/*
+ * Parses the header block at p (n bytes, ending in \r\n\r\n).  Returns the
+ * Content-Length, or -1 with a message in err.
+ */
+static long long parse_headers(const char *p, size_t n, char *err, size_t errlen)
+{
+	long long length = -1;
+	const char *end = p + n;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\r', (size_t)(end - p));
+		const char *colon;
+		if (!eol || eol == p)
+			break;
+		colon = memchr(p, ':', (size_t)(eol - p));
+		if (!colon) {
+			snprintf(err, errlen, "malformed header line (no ':'): expected 'Content-Length: N'");
+			return -1;
+		}
+		if ((size_t)(colon - p) == 14 && strncasecmp(p, "Content-Length", 14) == 0) {
+			const char *v = colon + 1;
+			long long x = 0;
+			while (v < eol && (*v == ' ' || *v == '\t'))
+				v++;
+			if (v == eol) {
+				snprintf(err, errlen, "Content-Length has no value");
+				return -1;
+			}
+			for (; v < eol && *v >= '0' && *v <= '9'; v++) {
+				x = x * 10 + (*v - '0');
+				if (x > (long long)LSP_MAX_MESSAGE * 1024) {
+					x = (long long)LSP_MAX_MESSAGE * 1024;
+					break;
+				}
+			}
+			while (v < eol && *v >= '0' && *v <= '9')
+				v++;
+			while (v < eol && (*v == ' ' || *v == '\t'))
+				v++;
+			if (v != eol) {
+				snprintf(err, errlen, "Content-Length is not a number");
+				return -1;
+			}
+			length = x;
+		}
+		p = eol + 2;
+	}
+	if (length < 0)
+		snprintf(err, errlen, "a message without a Content-Length header");
+	return length;
+}
+
+static void compact_input(struct lsp_server *s)
+{
+	if (s->in_start == 0)
+		return;
+	memmove(s->in.ptr, s->in.ptr + s->in_start, s->in.len - s->in_start);
+	s->in.len -= s->in_start;
+	s->in_start = 0;
+	if (s->in.ptr)
+		s->in.ptr[s->in.len] = '\0';
+	/* memory goes back after a large message */
+	if (s->in.cap > (1u << 20) && s->in.len < s->in.cap / 4) {
+		size_t cap = s->in.len + 65536;
+		s->in.ptr = xrealloc(s->in.ptr, cap);
+		s->in.cap = cap;
+	}
+}
+
+/* Finds "\r\n\r\n" in [p, p+n). */
+static const char *find_header_end(const char *p, size_t n)
+{
+	for (size_t i = 0; i + 3 < n; i++)
+		if (p[i] == '\r' && p[i + 1] == '\n' && p[i + 2] == '\r' && p[i + 3] == '\n')
+			return p + i;
+	return NULL;
+}
+
+/* Takes the complete messages out of the input buffer, parsed, into batch. */
+static void extract_messages(struct lsp_server *s, json_t *batch)
+{
+	for (;;) {
+		const char *p = s->in.ptr + s->in_start;
+		size_t avail = s->in.len - s->in_start;
+		const char *hend;
+		char err[160];
+		long long length;
+
+		if (s->skip) {
+			size_t k = avail < s->skip ? avail : (size_t)s->skip;
+			s->in_start += k;
+			s->skip -= k;
+			if (s->skip)
+				break;
+			continue;
+		}
+		/* blank lines between messages are tolerated */
+		while (avail >= 2 && p[0] == '\r' && p[1] == '\n')
+			p += 2, avail -= 2, s->in_start += 2;
+		if (avail == 0)
+			break;
+		hend = find_header_end(p, avail < LSP_MAX_HEADER + 4 ? avail : LSP_MAX_HEADER + 4);
+		if (!hend) {
+			if (avail > LSP_MAX_HEADER) {
+				respond_error(s, NULL, LSP_PARSE_ERROR,
+					      "no end of headers (an empty line) in the first 8192 bytes; the input is dropped up to here");
+				s->in_start += avail;
+			}
+			break;
+		}
+		length = parse_headers(p, (size_t)(hend - p) + 2, err, sizeof err);
+		if (length < 0) {
+			respond_error(s, NULL, LSP_PARSE_ERROR, err);
+			s->in_start += (size_t)(hend - p) + 4;
+			continue;
+		}
+		if (length > LSP_MAX_MESSAGE) {
+			snprintf(err, sizeof err,
+				 "Content-Length %lld is over the limit of %u bytes; the message is skipped", length,
+				 LSP_MAX_MESSAGE);
+			respond_error(s, NULL, LSP_INVALID_REQUEST, err);
+			s->in_start += (size_t)(hend - p) + 4;
+			s->skip = (uint64_t)length;
+			continue;
+		}
+		if (avail - (size_t)(hend - p) - 4 < (size_t)length)
+			break;
+		{
+			json_error_t jerr;
+			const char *body = hend + 4;
+			json_t *msg = json_loadb(body, (size_t)length, JSON_ALLOW_NUL | JSON_DECODE_ANY, &jerr);
+			s->in_start += (size_t)(hend - p) + 4 + (size_t)length;
+			if (!msg) {
+				struct buf b = { 0 };
+				buf_printf(&b, "malformed JSON at byte %d of the body: %s", jerr.position, jerr.text);
+				respond_error(s, NULL, LSP_PARSE_ERROR, b.ptr);
+				buf_free(&b);
+				continue;
+			}
+			json_array_append_new(batch, msg);
+		}
+	}
+	compact_input(s);
+}
+
+bool lsp_server_feed(struct lsp_server *s, const void *data, size_t n)
+{
+	json_t *batch, *msg;
+	size_t i;
+
+	if (s->exited)
+		return false;
+	/* bytes of a skipped body never enter the buffer */
+	if (s->skip && s->in.len == s->in_start) {
+		size_t k = n < s->skip ? n : (size_t)s->skip;
+		s->skip -= k;
+		data = (const char *)data + k;
+		n -= k;
+	}
+	buf_add(&s->in, data, n);
+	batch = json_array();
+	extract_messages(s, batch);
+	/* a cancellation applies to a request of the same batch that is not answered yet */
+	json_array_foreach(batch, i, msg) {
+		const char *m = json_string_value(json_object_get(msg, "method"));
+		json_t *id = json_object_get(json_object_get(msg, "params"), "id");
+		if (m && strcmp(m, "$/cancelRequest") == 0 && (json_is_integer(id) || json_is_string(id)))
+			json_array_append(s->cancelled, id);
+	}
+	json_array_foreach(batch, i, msg) {
+		if (s->exited)
+			break;
+		handle_message(s, msg);
+	}
+	json_array_clear(s->cancelled);
+	json_decref(batch);
+	return !s->exited;
+}
+
+struct lsp_server *lsp_server_new(FILE *out)
+{
+	struct lsp_server *s = xcalloc(1, sizeof(*s));
+
+	s->out = out;
+	s->debounce_ms = LSP_DEBOUNCE_MS;
+	s->cancelled = json_array();
+	nvtxt_diag_config_init(&s->config);
+	s->base = s->config;
+	return s;
+}
+
+void lsp_server_set_base_config(struct lsp_server *s, const struct nvtxt_diag_config *c)
+{
+	s->base = s->config = *c;
+}
+
+void lsp_server_free(struct lsp_server *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ndocs; i++)
+		lsp_doc_free(s->docs[i]);
+	free(s->docs);
+	buf_free(&s->in);
+	json_decref(s->cancelled);
+	free(s);
+}
+
+int lsp_server_exit_status(const struct lsp_server *s)
+{
+	return s->shutdown ? 0 : 1;
+}
+
+/* --- the stdio loop ------------------------------------------------------ */
+
+int nvtxt_lsp_serve(const struct nvtxt_diag_config *initial)
+{
+	struct lsp_server *s;
+	FILE *out;
+	char buf[65536];
+	uint64_t next = UINT64_MAX;
+	int status;
+
+	signal(SIGPIPE, SIG_IGN);
+	out = fdopen(dup(1), "w");
+	if (!out) {
+		fprintf(stderr, "nvtxtc: error: lsp: cannot open standard output: %s\n", strerror(errno));
+		return 2;
+	}
+	s = lsp_server_new(out);
+	if (initial)
+		lsp_server_set_base_config(s, initial);
+	for (;;) {
+		struct pollfd pfd = { .fd = 0, .events = POLLIN };
+		uint64_t now = lsp_now_ms();
+		int timeout = next == UINT64_MAX ? -1 : next <= now ? 0 : (int)(next - now);
+		int r = poll(&pfd, 1, timeout);
+		ssize_t n;
+
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r <= 0) {
+			next = lsp_server_tick(s, lsp_now_ms(), false);
+			continue;
+		}
+		n = read(0, buf, sizeof buf);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;
+		if (!lsp_server_feed(s, buf, (size_t)n))
+			break;
+		next = lsp_server_tick(s, lsp_now_ms(), false);
+		if (ferror(out))
+			break;
+	}
+	status = s->exited ? lsp_server_exit_status(s) : 1;
+	lsp_server_free(s);
+	fclose(out);
+	return status;
+}
