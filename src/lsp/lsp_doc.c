@@ -71,7 +71,7 @@ void lsp_doc_clear_fixes(struct lsp_doc *d)
 	}
 	free(d->fixes);
 	d->fixes = NULL;
-	d->nfixes = 0;
+	d->nfixes = d->fixes_cap = 0;
 }
 
 void lsp_doc_free(struct lsp_doc *d)

@@ -43,7 +43,7 @@ struct lsp_doc {
 	bool dirty;             /* changed since its diagnostics were published */
 	uint64_t due_ms;        /* when they are to be published */
 	struct lsp_fix *fixes;  /* of the last check */
-	size_t nfixes;
+	size_t nfixes, fixes_cap;
 };
 
 struct lsp_doc *lsp_doc_new(const char *uri, const char *text, size_t len, int64_t version);

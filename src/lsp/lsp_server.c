@@ -206,23 +206,34 @@ static void log_message(struct lsp_server *s, int type, const char *fmt, ...)
 
 /* --- configuration ------------------------------------------------------- */
 
-/* One -W setting without the -W: NAME, no-NAME, error, error=NAME, no-error=NAME. */
+static bool is_warning(int check)
+{
+	return nvtxt_check_get((enum nvtxt_check_id)check)->severity == NVTXT_SEV_WARNING;
+}
+
+/*
+ * One -W setting without the -W, as nvtxtc(1) takes them: NAME, no-NAME,
+ * error, error=NAME, no-error=NAME; "w" is -w (every warning off).  NAME is
+ * a warning check of the registry (checks.def).  Returns false for an
+ * unknown name or an error check (errors cannot be changed).
+ */
 static bool apply_warning(struct nvtxt_diag_config *c, const char *arg, bool *all_errors)
 {
 	const char *name = arg;
 	int level = *all_errors ? NVTXT_LEVEL_ERROR : NVTXT_LEVEL_WARN;
-	enum nvtxt_warning w;
+	int check;
 
 	if (strcmp(arg, "error") == 0) {
-		for (int i = 0; i < NVTXT_W_COUNT; i++)
-			if (c->level[i] != NVTXT_LEVEL_OFF)
+		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
+			if (is_warning(i) && c->level[i] != NVTXT_LEVEL_OFF)
 				c->level[i] = NVTXT_LEVEL_ERROR;
 		*all_errors = true;
 		return true;
 	}
-	if (strcmp(arg, "all-off") == 0 || strcmp(arg, "w") == 0) {
-		for (int i = 0; i < NVTXT_W_COUNT; i++)
-			c->level[i] = NVTXT_LEVEL_OFF;
+	if (strcmp(arg, "w") == 0) {
+		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
+			if (is_warning(i))
+				c->level[i] = NVTXT_LEVEL_OFF;
 		return true;
 	}
 	if (strncmp(arg, "error=", 6) == 0)
@@ -231,10 +242,10 @@ static bool apply_warning(struct nvtxt_diag_config *c, const char *arg, bool *al
 		name = arg + 9, level = NVTXT_LEVEL_WARN;
 	else if (strncmp(arg, "no-", 3) == 0)
 		name = arg + 3, level = NVTXT_LEVEL_OFF;
-	w = nvtxt_warning_lookup(name);
-	if (w == NVTXT_W_NONE)
+	check = nvtxt_check_lookup(name);
+	if (check < 0 || !is_warning(check))
 		return false;
-	c->level[w] = (unsigned char)level;
+	c->level[check] = (unsigned char)level;
 	return true;
 }
 
@@ -262,7 +273,7 @@ static void apply_settings(struct lsp_server *s, json_t *settings)
 		log_message(s, 1, "nvtxtc: setting \"warnings\" must be a list of strings such as \"no-rename\"");
 	json_array_foreach(w, i, v) {
 		if (!json_is_string(v) || !apply_warning(&s->config, json_string_value(v), &all_errors))
-			log_message(s, 1, "nvtxtc: setting \"warnings\": unknown -W setting %s",
+			log_message(s, 1, "nvtxtc: setting \"warnings\": %s is not a -W setting of a warning (see nvtxtc --list-checks)",
 				    json_is_string(v) ? json_string_value(v) : "(not a string)");
 	}
 	m = json_object_get(settings, "maxErrors");
@@ -296,10 +307,11 @@ static void loc_offsets(const struct lsp_doc *d, const struct nvtxt_loc *loc, si
 	*b = start + loc->len > d->len ? d->len : (size_t)(start + loc->len);
 }
 
-/* The check's name: its -W name for a warning. */
+/* The name of the check that found it (checks.def), the diagnostic's code. */
 static const char *diag_code(const struct nvtxt_diag *dg)
 {
-	return dg->warning != NVTXT_W_NONE ? nvtxt_warning_name(dg->warning) : NULL;
+	const struct nvtxt_check *c = nvtxt_check_get(dg->check);
+	return c ? c->name : NULL;
 }
 
 static void collect_diag(void *user, const struct nvtxt_diag *dg, const struct nvtxt_source *src)
@@ -345,9 +357,8 @@ static void collect_diag(void *user, const struct nvtxt_diag *dg, const struct n
 		json_decref(related);
 	if (dg->fixit) {
 		void *p = d->fixes;
-		size_t cap = d->nfixes;
 		struct lsp_fix *f;
-		xgrow(&p, &cap, d->nfixes + 1, sizeof(*d->fixes));
+		xgrow(&p, &d->fixes_cap, d->nfixes + 1, sizeof(*d->fixes));
 		d->fixes = p;
 		f = &d->fixes[d->nfixes++];
 		f->start = a;
@@ -355,7 +366,7 @@ static void collect_diag(void *user, const struct nvtxt_diag *dg, const struct n
 		f->text = xstrndup(dg->fixit, strlen(dg->fixit));
 		f->message = xstrndup(dg->message, strlen(dg->message));
 		f->code = code ? xstrndup(code, strlen(code)) : NULL;
-		f->fixable = true;
+		f->fixable = nvtxt_check_get(dg->check) && nvtxt_check_get(dg->check)->fixable;
 		f->diag_index = json_array_size(run->diags);
 		json_object_set_new(j, "data", json_pack("{s:i}", "fix", (int)(d->nfixes - 1)));
 	}
@@ -374,7 +385,6 @@ static void publish(struct lsp_server *s, struct lsp_doc *d)
 	struct nvtxt_compile_result res;
 
 	lsp_doc_clear_fixes(d);
-	/* xgrow needs the capacity; fixes is rebuilt from empty, so it matches nfixes */
 	lsp_compile_text(d->text, d->len, &co, &res);
 	if (res.io_errno)
 		log_message(s, 1, "nvtxtc: cannot check %s: %s", d->uri, strerror(res.io_errno));
