@@ -12,6 +12,10 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+# editor files (nvtxtc(1), EDITORS): Vim's and Neovim's runtime folders, the TextMate grammar
+VIMDIR ?= $(PREFIX)/share/vim/vimfiles
+NVIMDIR ?= $(PREFIX)/share/nvim/site
+DATADIR ?= $(PREFIX)/share/nvtxtc
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNINGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra
@@ -190,10 +194,21 @@ install: $(BIN)
 	install -m 755 nvtxtc $(DESTDIR)$(BINDIR)/nvtxtc
 	install -m 644 man/nvtxtc.1 $(DESTDIR)$(MANDIR)/man1/nvtxtc.1
 	for p in man/*.5; do install -m 644 $$p $(DESTDIR)$(MANDIR)/man5/; done
+	for d in $(DESTDIR)$(VIMDIR) $(DESTDIR)$(NVIMDIR); do \
+		for k in ftdetect ftplugin syntax compiler; do \
+			install -d $$d/$$k && install -m 644 editors/vim/$$k/*.vim $$d/$$k/ || exit 1; \
+		done; \
+	done
+	install -d $(DESTDIR)$(DATADIR)
+	install -m 644 editors/textmate/nvtxt.tmLanguage.json $(DESTDIR)$(DATADIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/nvtxtc $(DESTDIR)$(MANDIR)/man1/nvtxtc.1
 	for p in man/*.5; do rm -f $(DESTDIR)$(MANDIR)/man5/$${p#man/}; done
+	for d in $(DESTDIR)$(VIMDIR) $(DESTDIR)$(NVIMDIR); do \
+		for f in editors/vim/*/*.vim; do rm -f $$d/$${f#editors/vim/}; done; \
+	done
+	rm -f $(DESTDIR)$(DATADIR)/nvtxt.tmLanguage.json
 
 clean:
 	rm -rf $(B) nvtxtc

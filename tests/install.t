@@ -6,7 +6,11 @@ cd "$(dirname "$0")/.." || exit 1
 dest=$T/dest
 make -s install DESTDIR="$dest" PREFIX=/opt/nvtxtc >"$T/log" 2>&1
 ok $? "make install DESTDIR=... PREFIX=/opt/nvtxtc"
-for f in bin/nvtxtc share/man/man1/nvtxtc.1 share/man/man5/nvtxt.5; do
+for f in bin/nvtxtc share/man/man1/nvtxtc.1 share/man/man5/nvtxt.5 \
+	share/vim/vimfiles/ftdetect/nvtxt.vim share/vim/vimfiles/syntax/nvtxt.vim \
+	share/vim/vimfiles/compiler/nvtxtc.vim share/vim/vimfiles/ftplugin/nvtxt.vim \
+	share/nvim/site/ftdetect/nvtxt.vim share/nvim/site/compiler/nvtxtc.vim \
+	share/nvtxtc/nvtxt.tmLanguage.json; do
 	[ -f "$dest/opt/nvtxtc/$f" ]
 	ok $? "installed $f"
 done
