@@ -77,7 +77,7 @@ static const struct subcommand subcommands[] = {
 	  "submit a payload file to NVTX (to the tool in\n"
 	  "NVTX_INJECTION64_PATH)",
 	  OPTC_GENERAL, validate_one_file, run_replay },
-	{ "lsp", "lsp [--stdio] [-W...] [--max-errors=N]",
+	{ "lsp", "lsp [--stdio] [OPTION]...",
 	  "run a Language Server Protocol server on standard\n"
 	  "input and output, for editors (nvtxtc(1), EDITORS)",
 	  OPTC_GENERAL | OPTC_DIAG | OPTC_LSP, validate_no_operand, run_lsp },
