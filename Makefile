@@ -35,11 +35,10 @@ LIB_SRCS = $(sort $(foreach d,$(SRC_DIRS),$(wildcard src/$(d)/*.c)))
 DRIVER_SRCS = $(sort $(wildcard src/driver/*.c))
 DRIVER_OBJS = $(DRIVER_SRCS:src/%.c=$(B)/%.o)
 # lsp: the language server (src/lsp/, nvtxtc lsp) is part of the binary, not
-# of the library; it needs jansson (Debian libjansson-dev, see .ci/deps).
+# of the library; it uses jansson, as the JSON diagnostics do (LDLIBS below).
 LSP_SRCS = $(sort $(wildcard src/lsp/*.c))
 DRIVER_OBJS += $(LSP_SRCS:src/%.c=$(B)/%.o)
 CPPFLAGS += -Isrc/lsp
-LDLIBS += -ljansson
 UNIT_SRCS = $(filter-out tests/unit/payload.c,$(wildcard tests/unit/*.c))
 # payload: begin
 # The payload back end (nvtxt-payload(5)).  The NVTX v3 headers enable the
