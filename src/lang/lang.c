@@ -51,21 +51,34 @@ static const char *const timebase_names[NVTXT_TB_COUNT] = {
 #define END_OF_ARGS NVTXT_ARG_COUNT
 #define EVENT_ARGS NVTXT_ARG_TIMEBASE, NVTXT_ARG_PROCESS_ID, NVTXT_ARG_THREAD_ID, \
 	NVTXT_ARG_CATEGORY_ID, NVTXT_ARG_COLOR, NVTXT_ARG_MESSAGE, NVTXT_ARG_PAYLOAD
+/* The arguments an event command may leave absent (nvtxt(5), COMMANDS). */
+#define EVENT_OPTIONAL (NVTXT_BIT(NVTXT_ARG_CATEGORY_ID) | NVTXT_BIT(NVTXT_ARG_COLOR) | \
+			NVTXT_BIT(NVTXT_ARG_MESSAGE) | NVTXT_BIT(NVTXT_ARG_PAYLOAD))
 
-/* Default definitions, each list ended by END_OF_ARGS. */
-static const enum nvtxt_arg default_args[NVTXT_CMD_COUNT][NVTXT_ARG_COUNT + 1] = {
-	[NVTXT_CMD_MARKER] = { NVTXT_ARG_TIME, EVENT_ARGS, END_OF_ARGS },
-	[NVTXT_CMD_RANGE_PUSH] = { NVTXT_ARG_TIME, EVENT_ARGS, END_OF_ARGS },
-	[NVTXT_CMD_RANGE_POP] = { NVTXT_ARG_TIME, NVTXT_ARG_TIMEBASE, NVTXT_ARG_PROCESS_ID,
-				  NVTXT_ARG_THREAD_ID, END_OF_ARGS },
-	[NVTXT_CMD_RANGE_START_END] = { NVTXT_ARG_START, NVTXT_ARG_END, EVENT_ARGS, END_OF_ARGS },
-	[NVTXT_CMD_NAME_CATEGORY] = { NVTXT_ARG_CATEGORY_ID, NVTXT_ARG_NAME, END_OF_ARGS },
-	[NVTXT_CMD_ADD_CHILD_CATEGORY] = { NVTXT_ARG_PARENT_CATEGORY_ID, NVTXT_ARG_CATEGORY_ID,
-					   END_OF_ARGS },
-	[NVTXT_CMD_NAME_OS_THREAD] = { NVTXT_ARG_PROCESS_ID, NVTXT_ARG_THREAD_ID, NVTXT_ARG_NAME,
-				       END_OF_ARGS },
-	[NVTXT_CMD_NAME_PROCESS] = { NVTXT_ARG_PROCESS_ID, NVTXT_ARG_NAME, END_OF_ARGS },
-	[NVTXT_CMD_SET_FILE_DISPLAY_NAME] = { NVTXT_ARG_NAME, END_OF_ARGS },
+/*
+ * Each command's default definition (its arguments in the reference's
+ * order, ended by END_OF_ARGS) and the arguments it may leave absent:
+ * CategoryId, Color, Message and Payload of Marker, RangePush and
+ * RangeStartEnd; every other argument is required, CategoryId of
+ * NameCategory and AddChildCategory included.
+ */
+static const struct {
+	enum nvtxt_arg args[NVTXT_ARG_COUNT + 1];
+	uint32_t optional;
+} commands[NVTXT_CMD_COUNT] = {
+	[NVTXT_CMD_MARKER] = { { NVTXT_ARG_TIME, EVENT_ARGS, END_OF_ARGS }, EVENT_OPTIONAL },
+	[NVTXT_CMD_RANGE_PUSH] = { { NVTXT_ARG_TIME, EVENT_ARGS, END_OF_ARGS }, EVENT_OPTIONAL },
+	[NVTXT_CMD_RANGE_POP] = { { NVTXT_ARG_TIME, NVTXT_ARG_TIMEBASE, NVTXT_ARG_PROCESS_ID,
+				    NVTXT_ARG_THREAD_ID, END_OF_ARGS }, 0 },
+	[NVTXT_CMD_RANGE_START_END] = { { NVTXT_ARG_START, NVTXT_ARG_END, EVENT_ARGS, END_OF_ARGS },
+					EVENT_OPTIONAL },
+	[NVTXT_CMD_NAME_CATEGORY] = { { NVTXT_ARG_CATEGORY_ID, NVTXT_ARG_NAME, END_OF_ARGS }, 0 },
+	[NVTXT_CMD_ADD_CHILD_CATEGORY] = { { NVTXT_ARG_PARENT_CATEGORY_ID, NVTXT_ARG_CATEGORY_ID,
+					     END_OF_ARGS }, 0 },
+	[NVTXT_CMD_NAME_OS_THREAD] = { { NVTXT_ARG_PROCESS_ID, NVTXT_ARG_THREAD_ID, NVTXT_ARG_NAME,
+					 END_OF_ARGS }, 0 },
+	[NVTXT_CMD_NAME_PROCESS] = { { NVTXT_ARG_PROCESS_ID, NVTXT_ARG_NAME, END_OF_ARGS }, 0 },
+	[NVTXT_CMD_SET_FILE_DISPLAY_NAME] = { { NVTXT_ARG_NAME, END_OF_ARGS }, 0 },
 };
 
 const char *nvtxt_command_name(enum nvtxt_command cmd)
@@ -89,8 +102,8 @@ size_t nvtxt_command_default_args(enum nvtxt_command cmd, enum nvtxt_arg *args)
 
 	if ((unsigned)cmd >= NVTXT_CMD_COUNT)
 		return 0;
-	while (default_args[cmd][n] != END_OF_ARGS) {
-		args[n] = default_args[cmd][n];
+	while (commands[cmd].args[n] != END_OF_ARGS) {
+		args[n] = commands[cmd].args[n];
 		n++;
 	}
 	return n;
@@ -100,16 +113,16 @@ bool nvtxt_command_has_arg(enum nvtxt_command cmd, enum nvtxt_arg arg)
 {
 	if ((unsigned)cmd >= NVTXT_CMD_COUNT)
 		return false;
-	for (size_t i = 0; default_args[cmd][i] != END_OF_ARGS; i++)
-		if (default_args[cmd][i] == arg)
+	for (size_t i = 0; commands[cmd].args[i] != END_OF_ARGS; i++)
+		if (commands[cmd].args[i] == arg)
 			return true;
 	return false;
 }
 
-bool nvtxt_arg_is_optional(enum nvtxt_arg arg)
+bool nvtxt_command_arg_optional(enum nvtxt_command cmd, enum nvtxt_arg arg)
 {
-	return arg == NVTXT_ARG_CATEGORY_ID || arg == NVTXT_ARG_COLOR || arg == NVTXT_ARG_MESSAGE ||
-	       arg == NVTXT_ARG_PAYLOAD;
+	return (unsigned)cmd < NVTXT_CMD_COUNT && (unsigned)arg < NVTXT_ARG_COUNT &&
+	       (commands[cmd].optional & NVTXT_BIT(arg));
 }
 
 static int lookup(const char *const *names, int count, const char *name, size_t len)
@@ -120,9 +133,36 @@ static int lookup(const char *const *names, int count, const char *name, size_t 
 	return -1;
 }
 
+/*
+ * Commands and time bases are looked up once per line, so these two are a
+ * switch on the length and one memcmp of a constant size, which the
+ * compiler inlines; tests/unit/lang.c checks that they agree with the
+ * name tables above for every name and every other length.
+ */
 int nvtxt_command_lookup(const char *name, size_t len)
 {
-	return lookup(command_names, NVTXT_CMD_COUNT, name, len);
+	switch (len) {
+	case 6:
+		return memcmp(name, "Marker", 6) == 0 ? NVTXT_CMD_MARKER : -1;
+	case 8:
+		return memcmp(name, "RangePop", 8) == 0 ? NVTXT_CMD_RANGE_POP : -1;
+	case 9:
+		return memcmp(name, "RangePush", 9) == 0 ? NVTXT_CMD_RANGE_PUSH : -1;
+	case 11:
+		return memcmp(name, "NameProcess", 11) == 0 ? NVTXT_CMD_NAME_PROCESS : -1;
+	case 12:
+		if (memcmp(name, "NameCategory", 12) == 0)
+			return NVTXT_CMD_NAME_CATEGORY;
+		return memcmp(name, "NameOsThread", 12) == 0 ? NVTXT_CMD_NAME_OS_THREAD : -1;
+	case 13:
+		return memcmp(name, "RangeStartEnd", 13) == 0 ? NVTXT_CMD_RANGE_START_END : -1;
+	case 16:
+		return memcmp(name, "AddChildCategory", 16) == 0 ? NVTXT_CMD_ADD_CHILD_CATEGORY : -1;
+	case 18:
+		return memcmp(name, "SetFileDisplayName", 18) == 0 ? NVTXT_CMD_SET_FILE_DISPLAY_NAME : -1;
+	default:
+		return -1;
+	}
 }
 
 int nvtxt_arg_lookup(const char *name, size_t len)
@@ -132,5 +172,22 @@ int nvtxt_arg_lookup(const char *name, size_t len)
 
 int nvtxt_timebase_lookup(const char *name, size_t len)
 {
-	return lookup(timebase_names, NVTXT_TB_COUNT, name, len);
+	switch (len) {
+	case 3:
+		return memcmp(name, "Qpc", 3) == 0 ? NVTXT_TB_QPC : -1;
+	case 5:
+		return memcmp(name, "Rdtsc", 5) == 0 ? NVTXT_TB_RDTSC : -1;
+	case 6:
+		if (memcmp(name, "Manual", 6) == 0)
+			return NVTXT_TB_MANUAL;
+		return memcmp(name, "CNTVCT", 6) == 0 ? NVTXT_TB_CNTVCT : -1;
+	case 8:
+		if (memcmp(name, "FileTime", 8) == 0)
+			return NVTXT_TB_FILETIME;
+		return memcmp(name, "Relative", 8) == 0 ? NVTXT_TB_RELATIVE : -1;
+	case 17:
+		return memcmp(name, "ClockMonotonicRaw", 17) == 0 ? NVTXT_TB_CLOCK_MONOTONIC_RAW : -1;
+	default:
+		return -1;
+	}
 }

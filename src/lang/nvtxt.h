@@ -131,9 +131,14 @@ const char *nvtxt_timebase_name(enum nvtxt_timebase tb);
  */
 size_t nvtxt_command_default_args(enum nvtxt_command cmd, enum nvtxt_arg *args);
 
-/* True when `arg` belongs to `cmd`, and when it may be absent. */
+/*
+ * True when `arg` belongs to `cmd`'s default definition; and when `cmd`
+ * may leave `arg` absent (nvtxt(5), COMMANDS: CategoryId, Color, Message
+ * and Payload of Marker, RangePush and RangeStartEnd; every other argument
+ * of every command is required).
+ */
 bool nvtxt_command_has_arg(enum nvtxt_command cmd, enum nvtxt_arg arg);
-bool nvtxt_arg_is_optional(enum nvtxt_arg arg);
+bool nvtxt_command_arg_optional(enum nvtxt_command cmd, enum nvtxt_arg arg);
 
 /* Exact, case-sensitive lookups; return -1 when the name is unknown. */
 int nvtxt_command_lookup(const char *name, size_t len);

@@ -129,6 +129,15 @@ void buf_add_shown(struct buf *b, const char *p, size_t len, size_t max)
 		buf_adds(b, "...");
 }
 
+void buf_add_list(struct buf *b, const char *const *names, size_t n, const char *conj)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_printf(b, i + 1 == n ? " %s " : ", ", conj);
+		buf_adds(b, names[i]);
+	}
+}
+
 void buf_free(struct buf *b)
 {
 	free(b->ptr);

@@ -50,6 +50,8 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
  * control bytes as \xNN: a token or string quoted in a diagnostic.
  */
 void buf_add_shown(struct buf *b, const char *p, size_t len, size_t max);
+/* Appends names[0..n) as "A, B CONJ C" (CONJ is "and" or "or"): lists in messages. */
+void buf_add_list(struct buf *b, const char *const *names, size_t n, const char *conj);
 void buf_free(struct buf *b);
 static inline void buf_reset(struct buf *b)
 {

@@ -1,0 +1,399 @@
+/*
+ * sema_check.c - the full path of a call: the values it gives against
+ * its definition (arity), the static arguments from their variables, the
+ * conversion of every value and, for each that fails, a diagnostic that
+ * says where the value came from (a literal, a $Name, a static variable).
+ * The reference for the fast path (sema_fast.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema_convert.h"
+
+/* One argument of a call while it is checked. */
+struct arg_value {
+	bool have;
+	bool is_static;
+	struct nvtxt_value v;
+};
+
+struct call {
+	struct sema *s;
+	const struct nvtxt_instr *in;
+	enum nvtxt_command cmd;
+	struct arg_value a[NVTXT_ARG_COUNT];
+	bool bad;
+};
+
+void describe_string(struct buf *b, const char *p, size_t len)
+{
+	char q = memchr(p, '"', len) ? '\'' : '"';
+
+	buf_addc(b, q);
+	buf_add_shown(b, p, len, 60);
+	buf_addc(b, q);
+}
+
+static void describe_value(struct buf *b, const struct nvtxt_value *v)
+{
+	if (v->kind == NVTXT_V_INTEGER) {
+		buf_adds(b, "integer ");
+		buf_add(b, v->text.ptr, v->text.len > 60 ? 60 : v->text.len);
+		if (v->text.len > 2 && (v->text.ptr[1] | 0x20) == 'x')
+			buf_printf(b, " (%lld)", (long long)v->integer);
+	} else {
+		buf_adds(b, "string ");
+		describe_string(b, v->text.ptr, v->text.len);
+	}
+}
+
+/*
+ * Reports that argument `arg` has a bad value: "expected EXPECTED for Arg,
+ * found VALUE[; HINT]".  A literal is reported where it is; an expanded
+ * value at the $Name with a note at the assignment; a static value at the
+ * assignment (once per assignment) with a note at the call.
+ */
+static void bad_value(struct call *c, enum nvtxt_check_id check, enum nvtxt_arg arg, const char *expected,
+		      const char *hint, const char *fixit)
+{
+	struct arg_value *av = &c->a[arg];
+	const struct nvtxt_binding *b = av->v.origin;
+	const char *argname = nvtxt_arg_name(arg);
+	struct buf found = { 0 };
+	struct nvtxt_diag *d;
+
+	c->bad = true;
+	if (av->is_static) {
+		struct nvtxt_binding *mb = (struct nvtxt_binding *)b;
+		if (mb->reported & NVTXT_BIT(arg))
+			return;
+		mb->reported |= NVTXT_BIT(arg);
+	}
+	describe_value(&found, &av->v);
+	d = diag_begin(c->s->diags, check, &av->v.loc, "expected %s for %s, found %s%s%s", expected,
+		       argname, found.ptr, hint ? "; " : "", hint ? hint : "");
+	if (fixit && (!b || (av->is_static && !b->expanded)))
+		diag_fixit(d, fixit);
+	if (av->is_static)
+		diag_note(d, &c->in->name_loc, "%s is a static argument of this %s call: its value comes from the variable '%s'",
+			  argname, nvtxt_command_name(c->cmd), argname);
+	else if (b)
+		diag_note(d, &b->value.loc, "'%s' was assigned this value here", b->name);
+	diag_end(c->s->diags, d);
+	buf_free(&found);
+}
+
+static bool contains(const char *p, size_t len, const char *what)
+{
+	size_t n = strlen(what);
+	for (size_t i = 0; i + n <= len; i++)
+		if (memcmp(p + i, what, n) == 0)
+			return true;
+	return false;
+}
+
+/* --- the reports of the full path ----------------------------------------- */
+
+/* Reports a String where an Integer is wanted, with a hint when it looks like one. */
+static void report_not_integer(struct call *c, enum nvtxt_arg arg, const char *expected)
+{
+	const struct nvtxt_value *v = &c->a[arg].v;
+	const char *hint = NULL;
+
+	if (contains(v->text.ptr, v->text.len, " #"))
+		hint = "a comment must be on a line of its own";
+	else if (v->quote)
+		hint = "a quoted value is always a String";
+	bad_value(c, NVTXT_CHECK_TYPE_MISMATCH, arg, expected, hint, NULL);
+}
+
+static void report_color(struct call *c, enum conv r)
+{
+	const struct nvtxt_value *v = &c->a[NVTXT_ARG_COLOR].v;
+	const char *expected = "a Color (an ARGB Integer in 0..4294967295, a color name or \"0xAARRGGBB\")";
+	char hint[96];
+
+	switch (r) {
+	case CONV_HEX_NOT_DIGIT:
+		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected,
+			  "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)", NULL);
+		return;
+	case CONV_HEX_COUNT:
+		snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), not %zu",
+			 v->text.len - 2);
+		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, NULL);
+		return;
+	case CONV_UNKNOWN_NAME: {
+		const char *cands[160];
+		size_t n = 0;
+		const char *near;
+		bool unique;
+		while (n < 160 && (cands[n] = nvtxt_color_name(n)))
+			n++;
+		near = suggest_unique(v->text.ptr, v->text.len, cands, n, &unique);
+		if (near) {
+			snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
+			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, unique ? near : NULL);
+		} else {
+			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, "not a color name of .NET's System.Drawing.Color", NULL);
+		}
+		return;
+	}
+	default:
+		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, NULL, NULL);
+		return;
+	}
+}
+
+static void report_timebase(struct call *c, enum conv r)
+{
+	const struct nvtxt_value *v = &c->a[NVTXT_ARG_TIMEBASE].v;
+	const char *expected = "a TimeBase (Qpc, Rdtsc, FileTime, Manual, Relative, ClockMonotonicRaw or CNTVCT)";
+
+	if (r == CONV_UNKNOWN_NAME) {
+		const char *cands[NVTXT_TB_COUNT];
+		const char *near;
+		char hint[96];
+		bool unique;
+		for (int i = 0; i < NVTXT_TB_COUNT; i++)
+			cands[i] = nvtxt_timebase_name((enum nvtxt_timebase)i);
+		near = suggest_unique(v->text.ptr, v->text.len, cands, NVTXT_TB_COUNT, &unique);
+		if (near) {
+			snprintf(hint, sizeof(hint), "did you mean '%s'? (time bases are spelt exactly)", near);
+			bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected, hint, unique ? near : NULL);
+			return;
+		}
+	}
+	bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected, NULL, NULL);
+}
+
+static void report_not_string(struct call *c, enum nvtxt_arg arg)
+{
+	const struct nvtxt_value *v = &c->a[arg].v;
+	struct buf fix = { 0 };
+
+	buf_addc(&fix, '"');
+	buf_add(&fix, v->text.ptr, v->text.len);
+	buf_addc(&fix, '"');
+	bad_value(c, NVTXT_CHECK_TYPE_MISMATCH, arg, "a String", "quote it to make it a String", fix.ptr);
+	buf_free(&fix);
+}
+
+/*
+ * Reports conversion outcome r (above CONV_SILENT) of argument `arg`, as
+ * "expected TYPE for Arg, found VALUE[; HINT]"; `relative` as given to
+ * conv_arg.
+ */
+static void report_conv(struct call *c, enum nvtxt_arg arg, enum conv r, bool relative)
+{
+	const char *expected;
+
+	switch (arg) {
+	case NVTXT_ARG_TIME:
+	case NVTXT_ARG_START:
+	case NVTXT_ARG_END:
+		expected = relative ? "an Integer timestamp" : "an Integer timestamp >= 0";
+		if (r == CONV_NOT_INTEGER)
+			report_not_integer(c, arg, expected);
+		else
+			bad_value(c, NVTXT_CHECK_OUT_OF_RANGE, arg, expected, "only TimeBase Relative allows negative timestamps", NULL);
+		return;
+	case NVTXT_ARG_PROCESS_ID:
+	case NVTXT_ARG_THREAD_ID:
+		expected = "an Integer >= 0";
+		break;
+	case NVTXT_ARG_CATEGORY_ID:
+	case NVTXT_ARG_PARENT_CATEGORY_ID:
+		expected = "an Integer in 0..4294967295";
+		break;
+	case NVTXT_ARG_PAYLOAD:
+		expected = "an Integer";
+		break;
+	case NVTXT_ARG_MESSAGE:
+	case NVTXT_ARG_NAME:
+		report_not_string(c, arg);
+		return;
+	case NVTXT_ARG_COLOR:
+		report_color(c, r);
+		return;
+	case NVTXT_ARG_TIMEBASE:
+		report_timebase(c, r);
+		return;
+	default:
+		return;
+	}
+	if (r == CONV_NOT_INTEGER)
+		report_not_integer(c, arg, expected);
+	else
+		bad_value(c, NVTXT_CHECK_OUT_OF_RANGE, arg, expected, NULL, NULL);
+}
+
+static void arity_error(struct call *c, const enum nvtxt_arg *listed, size_t nlisted)
+{
+	const struct definition *def = &c->s->defs[c->cmd];
+	const struct nvtxt_instr *in = c->in;
+	struct nvtxt_loc loc = in->name_loc;
+	struct buf names = { 0 };
+	struct nvtxt_diag *d;
+	const char *cmd = nvtxt_command_name(c->cmd);
+
+	for (size_t i = 0; i < nlisted; i++)
+		buf_printf(&names, "%s%s", i ? ", " : "", nvtxt_arg_name(listed[i]));
+	if (in->nvalues > nlisted)
+		loc = in->values[nlisted].loc;
+	d = diag_begin(c->s->diags, NVTXT_CHECK_ARITY, &loc,
+		       "%s expects %zu value%s (%s), found %zu", cmd, nlisted, nlisted == 1 ? "" : "s",
+		       nlisted ? names.ptr : "none", in->nvalues);
+	if (def->custom)
+		diag_note(d, &def->loc, "%s is defined here; arguments it does not list are static (read from variables)", cmd);
+	else
+		diag_note(d, NULL, "no '@%s' definition comes before this call, so its default definition applies", cmd);
+	diag_end(c->s->diags, d);
+	buf_free(&names);
+}
+
+/* The order in which the full path checks (and reports) the arguments of a call. */
+static const enum nvtxt_arg check_order[NVTXT_ARG_COUNT] = {
+	NVTXT_ARG_TIMEBASE, NVTXT_ARG_TIME, NVTXT_ARG_START, NVTXT_ARG_END,
+	NVTXT_ARG_PROCESS_ID, NVTXT_ARG_THREAD_ID, NVTXT_ARG_CATEGORY_ID,
+	NVTXT_ARG_PARENT_CATEGORY_ID, NVTXT_ARG_COLOR, NVTXT_ARG_MESSAGE, NVTXT_ARG_NAME,
+	NVTXT_ARG_PAYLOAD,
+};
+
+/*
+ * The full path: builds and checks the event of a call, reporting every
+ * error; returns false after one.  The reference for the fast path.
+ */
+bool sema_call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_event *ev)
+{
+	struct call c = { .s = s, .in = in };
+	enum nvtxt_arg dflt[NVTXT_ARG_COUNT];
+	const enum nvtxt_arg *listed;
+	size_t nlisted, ndflt;
+	const struct definition *def;
+	int cmd = sema_command(s, in);
+	bool relative = false;
+
+	if (cmd < 0)
+		return false;
+	c.cmd = (enum nvtxt_command)cmd;
+	ev->command = c.cmd;
+	ev->process_id = ev->thread_id = -1;
+	def = &s->defs[cmd];
+	if (def->poisoned)
+		return false;
+	/* a value the scanner already reported makes the call unusable: say nothing more */
+	for (size_t i = 0; i < in->nvalues; i++)
+		if (in->values[i].kind == NVTXT_V_POISON)
+			return false;
+	ndflt = nvtxt_command_default_args(c.cmd, dflt);
+	listed = def->custom ? def->args : dflt;
+	nlisted = def->custom ? def->nargs : ndflt;
+	if (in->nvalues != nlisted) {
+		arity_error(&c, listed, nlisted);
+		return false;
+	}
+
+	/* the values the call gives */
+	for (size_t i = 0; i < nlisted; i++) {
+		struct arg_value *av = &c.a[listed[i]];
+		av->v = in->values[i];
+		if (!sema_expand(s, &av->v)) {
+			c.bad = true;
+			continue;
+		}
+		if (av->v.kind == NVTXT_V_ABSENT) {
+			if (!nvtxt_command_arg_optional(c.cmd, listed[i])) {
+				diag_error(s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &av->v.loc, "missing value for %s, a required argument of %s",
+					   nvtxt_arg_name(listed[i]), nvtxt_command_name(c.cmd));
+				c.bad = true;
+			}
+			continue;
+		}
+		av->have = true;
+	}
+
+	/* the static ones: every other argument, from the variable of its name */
+	enum nvtxt_arg missing[NVTXT_ARG_COUNT];
+	size_t nmissing = 0;
+	uint32_t listed_mask = 0;
+
+	for (size_t j = 0; j < nlisted; j++)
+		listed_mask |= NVTXT_BIT(listed[j]);
+	for (size_t i = 0; i < ndflt; i++) {
+		enum nvtxt_arg arg = dflt[i];
+		const struct nvtxt_binding *b;
+
+		if (listed_mask & NVTXT_BIT(arg))
+			continue;
+		b = s->arg_var[arg];
+		if (!b) {
+			if (!nvtxt_command_arg_optional(c.cmd, arg))
+				missing[nmissing++] = arg;
+			continue;
+		}
+		if (b->value.kind == NVTXT_V_POISON) {
+			c.bad = true;
+			continue;
+		}
+		c.a[arg].have = true;
+		c.a[arg].is_static = true;
+		c.a[arg].v = b->value;
+		c.a[arg].v.origin = b;
+	}
+
+	if (nmissing) {
+		struct buf names = { 0 };
+		struct nvtxt_diag *d;
+		for (size_t i = 0; i < nmissing; i++)
+			buf_printf(&names, "%s%s", i ? (i + 1 == nmissing ? " and " : ", ") : "",
+				   nvtxt_arg_name(missing[i]));
+		if (nmissing == 1)
+			d = diag_begin(s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &in->name_loc,
+				       "%s needs a value for %s: its definition does not list it, so it is static, and no variable '%s' is assigned before this call",
+				       nvtxt_command_name(c.cmd), names.ptr, names.ptr);
+		else
+			d = diag_begin(s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &in->name_loc,
+				       "%s needs values for %s: its definition does not list them, so they are static, and no variables of those names are assigned before this call",
+				       nvtxt_command_name(c.cmd), names.ptr);
+		diag_note(d, &def->loc, "the definition of %s is here", nvtxt_command_name(c.cmd));
+		diag_end(s->diags, d);
+		buf_free(&names);
+		c.bad = true;
+	}
+
+	memset(ev, 0, sizeof(*ev));
+	ev->process_id = ev->thread_id = -1;
+	ev->command = c.cmd;
+	ev->loc = in->name_loc;
+	for (int arg = 0; arg < NVTXT_ARG_COUNT; arg++)
+		if (c.a[arg].have)
+			ev->present |= NVTXT_BIT(arg);
+	/* types and ranges, TimeBase first: a Relative one allows negative timestamps */
+	for (size_t k = 0; k < NVTXT_ARG_COUNT; k++) {
+		enum nvtxt_arg arg = check_order[k];
+		enum conv r;
+
+		if (!c.a[arg].have)
+			continue;
+		r = conv_arg(arg, &c.a[arg].v, relative, ev);
+		if (arg == NVTXT_ARG_TIMEBASE)
+			relative = r == CONV_OK && ev->timebase == NVTXT_TB_RELATIVE;
+		if (r > CONV_SILENT)
+			report_conv(&c, arg, r, relative);
+	}
+	if (c.bad)
+		return false;
+
+	/* ranges: a start/end range may be empty but not reversed */
+	if (c.cmd == NVTXT_CMD_RANGE_START_END && ev->start > ev->end) {
+		struct nvtxt_diag *d = diag_begin(s->diags, NVTXT_CHECK_END_BEFORE_START, &c.a[NVTXT_ARG_END].v.loc,
+			"RangeStartEnd ends before it starts: End %lld is less than Start %lld",
+			(long long)ev->end, (long long)ev->start);
+		diag_note(d, &c.a[NVTXT_ARG_START].v.loc, "Start is given here");
+		diag_end(s->diags, d);
+		return false;
+	}
+	return true;
+}
+

@@ -1,0 +1,166 @@
+/*
+ * sema_fast.c - the fast path of calls: per command a call plan (the
+ * listed arguments in conversion order and an event template with the
+ * static arguments already converted), so that a call of literal values
+ * is converted without lookups.  Anything unusual goes to the full path
+ * (sema_check.c), which reports; this file never does.
+ */
+#include <string.h>
+
+#include "reader.h"
+#include "sema_convert.h"
+
+/*
+ * Builds the call plan of `cmd` from its current definition and the
+ * current values of the variables of its static arguments, and returns
+ * it.  The plan sends every call to the full path (full) when the
+ * definition is bad, or a required static argument has no variable, or a
+ * static value is not a literal Integer or String (poisoned) or fails its
+ * conversion, a negative static timestamp whose TimeBase is listed
+ * included: the full path then reports exactly as without plans (once per
+ * assignment, binding->reported).  No reports, no other side effects.
+ */
+static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd)
+{
+	struct call_plan *p = &s->plans[cmd];
+	const struct definition *def = &s->defs[cmd];
+	enum nvtxt_arg dflt[NVTXT_ARG_COUNT], statics[NVTXT_ARG_COUNT];
+	size_t ndflt = nvtxt_command_default_args(cmd, dflt);
+	const enum nvtxt_arg *listed = def->custom ? def->args : dflt;
+	size_t nlisted = def->custom ? def->nargs : ndflt, nstatic = 0, k = 0;
+	uint32_t listed_mask = 0;
+	bool relative = false;
+
+	memset(p, 0, sizeof(*p));
+	p->gen = s->plan_gen;
+	p->full = def->poisoned;
+	p->tmpl.command = cmd;
+	p->tmpl.process_id = p->tmpl.thread_id = -1;
+	p->n = (uint8_t)nlisted;
+
+	/* the listed arguments, a TimeBase first: the range of timestamps depends on it */
+	for (size_t i = 0; i < nlisted; i++) {
+		listed_mask |= NVTXT_BIT(listed[i]);
+		if (nvtxt_command_arg_optional(cmd, listed[i]))
+			p->optional |= NVTXT_BIT(listed[i]);
+		if (listed[i] == NVTXT_ARG_TIMEBASE) {
+			p->index[k] = (uint8_t)i;
+			p->arg[k++] = (uint8_t)listed[i];
+		}
+	}
+	for (size_t i = 0; i < nlisted; i++) {
+		if (listed[i] != NVTXT_ARG_TIMEBASE) {
+			p->index[k] = (uint8_t)i;
+			p->arg[k++] = (uint8_t)listed[i];
+		}
+	}
+
+	/* the static arguments, a TimeBase first, from the variables of their names */
+	if (!(listed_mask & NVTXT_BIT(NVTXT_ARG_TIMEBASE)) &&
+	    nvtxt_command_has_arg(cmd, NVTXT_ARG_TIMEBASE))
+		statics[nstatic++] = NVTXT_ARG_TIMEBASE;
+	for (size_t i = 0; i < ndflt; i++)
+		if (!(listed_mask & NVTXT_BIT(dflt[i])) && dflt[i] != NVTXT_ARG_TIMEBASE)
+			statics[nstatic++] = dflt[i];
+	for (size_t j = 0; j < nstatic; j++) {
+		enum nvtxt_arg arg = statics[j];
+		const struct nvtxt_binding *b = s->arg_var[arg];
+
+		if (!b) {
+			if (!nvtxt_command_arg_optional(cmd, arg))
+				p->full = true;
+			continue;
+		}
+		if ((b->value.kind != NVTXT_V_INTEGER && b->value.kind != NVTXT_V_STRING) ||
+		    conv_arg(arg, &b->value, relative, &p->tmpl) != CONV_OK) {
+			p->full = true;
+			continue;
+		}
+		if (arg == NVTXT_ARG_TIMEBASE)
+			relative = p->tmpl.timebase == NVTXT_TB_RELATIVE;
+		p->tmpl.present |= NVTXT_BIT(arg);
+	}
+	p->relative = relative;
+	return p;
+}
+
+/*
+ * The fast path of a call: a known command, its plan, the right number of
+ * values, each a literal Integer or String (or absent where optional)
+ * that converts to its argument, and Start <= End.  Returns true with
+ * *ev the event the full path would build (ordinal 0, push NULL); false
+ * when the call needs the full path, having written nothing but *ev (and
+ * the plan, when it was out of date).
+ */
+static ALWAYS_INLINE bool fast_call_with(struct sema *s, struct nvtxt_str name, size_t nvalues,
+					  const struct nvtxt_loc *name_loc,
+					  const struct nvtxt_value *values,
+					  const struct fast_value *compact, const char *line,
+					  struct nvtxt_event *ev)
+{
+	int cmd = nvtxt_command_lookup(name.ptr, name.len);
+	const struct call_plan *p;
+	bool relative;
+
+	if (cmd < 0)
+		return false;
+	p = &s->plans[cmd];
+	if (p->gen != s->plan_gen)
+		p = plan_build(s, (enum nvtxt_command)cmd);
+	if (p->full || nvalues != p->n)
+		return false;
+	*ev = p->tmpl;
+	ev->loc = *name_loc;
+	relative = p->relative;
+	for (size_t k = 0; k < p->n; k++) {
+		enum nvtxt_arg arg = (enum nvtxt_arg)p->arg[k];
+		struct nvtxt_value made;
+		const struct nvtxt_value *v;
+
+		if (compact) {
+			/* the parts of the value conv_arg reads: no location */
+			const struct fast_value *f = &compact[p->index[k]];
+			made.kind = (enum nvtxt_value_kind)f->kind;
+			made.quote = (char)f->quote;
+			made.integer = f->integer;
+			if (f->kind == NVTXT_V_STRING) {
+				/* quoted (two bytes more) or bare */
+				unsigned quoted = f->quote != 0;
+				made.text = (struct nvtxt_str){ line + f->col + quoted, (size_t)f->len - 2 * quoted };
+			} else {
+				made.text = (struct nvtxt_str){ NULL, 0 };
+			}
+			v = &made;
+		} else {
+			v = &values[p->index[k]];
+		}
+		if (v->kind != NVTXT_V_INTEGER && v->kind != NVTXT_V_STRING) {
+			/* an absent optional value is no value; $Name, poison or a missing one: full path */
+			if (v->kind == NVTXT_V_ABSENT && (p->optional & NVTXT_BIT(arg)))
+				continue;
+			return false;
+		}
+		if (conv_arg(arg, v, relative, ev) != CONV_OK)
+			return false;
+		if (arg == NVTXT_ARG_TIMEBASE)
+			relative = ev->timebase == NVTXT_TB_RELATIVE;
+		ev->present |= NVTXT_BIT(arg);
+	}
+	return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
+}
+
+bool sema_plan_call(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_event *ev)
+{
+	return fast_call_with(s, in->name, in->nvalues, &in->name_loc, in->values, NULL, NULL, ev);
+}
+
+bool sema_fast_call(struct sema *s, struct nvtxt_str name, const struct nvtxt_loc *name_loc,
+		    const struct fast_value *values, size_t nvalues, const char *line)
+{
+	struct nvtxt_event ev;
+
+	if (!s->fast || !fast_call_with(s, name, nvalues, name_loc, NULL, values, line, &ev))
+		return false;
+	sema_call_checked(s, &ev);
+	return true;
+}
