@@ -106,7 +106,7 @@ printf 'TimeBase = Qpc\n' >defines.nvtxt
 printf '@Marker, Time, ProcessId, ThreadId\nMarker, 1, 2, 3\n' >uses.nvtxt
 "$NVTXTC" lint defines.nvtxt uses.nvtxt >out 2>err
 is "$?" 1 "several files share no variables"
-grep -q "^uses.nvtxt:2:1: error: Marker needs a value for TimeBase" err
+grep -q "^uses.nvtxt:2:1: error: missing value for TimeBase, a required argument of Marker" err
 ok $? "the second file misses the first file's TimeBase"
 
 # -j: files checked in parallel report exactly as one at a time, in order

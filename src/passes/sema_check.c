@@ -148,23 +148,26 @@ static void report_color(struct call *c, enum conv r)
 static void report_timebase(struct call *c, enum conv r)
 {
 	const struct nvtxt_value *v = &c->a[NVTXT_ARG_TIMEBASE].v;
-	const char *expected = "a TimeBase (Qpc, Rdtsc, FileTime, Manual, Relative, ClockMonotonicRaw or CNTVCT)";
+	const char *names[NVTXT_TB_COUNT];
+	const char *near = NULL;
+	char hint[96];
+	struct buf expected = { 0 };
+	bool unique = false;
 
-	if (r == CONV_UNKNOWN_NAME) {
-		const char *cands[NVTXT_TB_COUNT];
-		const char *near;
-		char hint[96];
-		bool unique;
-		for (int i = 0; i < NVTXT_TB_COUNT; i++)
-			cands[i] = nvtxt_timebase_name((enum nvtxt_timebase)i);
-		near = suggest_unique(v->text.ptr, v->text.len, cands, NVTXT_TB_COUNT, &unique);
-		if (near) {
-			snprintf(hint, sizeof(hint), "did you mean '%s'? (time bases are spelt exactly)", near);
-			bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected, hint, unique ? near : NULL);
-			return;
-		}
+	for (int i = 0; i < NVTXT_TB_COUNT; i++)
+		names[i] = nvtxt_timebase_name((enum nvtxt_timebase)i);
+	buf_adds(&expected, "a TimeBase (");
+	buf_add_list(&expected, names, NVTXT_TB_COUNT, "or");
+	buf_addc(&expected, ')');
+	if (r == CONV_UNKNOWN_NAME)
+		near = suggest_unique(v->text.ptr, v->text.len, names, NVTXT_TB_COUNT, &unique);
+	if (near) {
+		snprintf(hint, sizeof(hint), "did you mean '%s'? (time bases are spelt exactly)", near);
+		bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected.ptr, hint, unique ? near : NULL);
+	} else {
+		bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected.ptr, NULL, NULL);
 	}
-	bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected, NULL, NULL);
+	buf_free(&expected);
 }
 
 static void report_not_string(struct call *c, enum nvtxt_arg arg)
@@ -260,6 +263,112 @@ static const enum nvtxt_arg check_order[NVTXT_ARG_COUNT] = {
 	NVTXT_ARG_PAYLOAD,
 };
 
+/* The values the call gives, expanded; an absent one must be optional. */
+static void given_values(struct call *c, const enum nvtxt_arg *listed, size_t nlisted)
+{
+	for (size_t i = 0; i < nlisted; i++) {
+		struct arg_value *av = &c->a[listed[i]];
+		av->v = c->in->values[i];
+		if (!sema_expand(c->s, &av->v)) {
+			c->bad = true;
+			continue;
+		}
+		if (av->v.kind == NVTXT_V_ABSENT) {
+			if (!nvtxt_command_arg_optional(c->cmd, listed[i])) {
+				diag_error(c->s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &av->v.loc,
+					   "missing value for %s, a required argument of %s",
+					   nvtxt_arg_name(listed[i]), nvtxt_command_name(c->cmd));
+				c->bad = true;
+			}
+			continue;
+		}
+		av->have = true;
+	}
+}
+
+/*
+ * The static arguments: every argument of the default definition that
+ * `listed` leaves out takes the value of the variable of its name; a
+ * required one without such a variable is reported, with a note at the
+ * definition.
+ */
+static void static_values(struct call *c, const enum nvtxt_arg *listed, size_t nlisted)
+{
+	enum nvtxt_arg dflt[NVTXT_ARG_COUNT];
+	const char *missing[NVTXT_ARG_COUNT];
+	size_t ndflt = nvtxt_command_default_args(c->cmd, dflt), nmissing = 0;
+	uint32_t listed_mask = 0;
+
+	for (size_t j = 0; j < nlisted; j++)
+		listed_mask |= NVTXT_BIT(listed[j]);
+	for (size_t i = 0; i < ndflt; i++) {
+		enum nvtxt_arg arg = dflt[i];
+		const struct nvtxt_binding *b;
+
+		if (listed_mask & NVTXT_BIT(arg))
+			continue;
+		b = c->s->arg_var[arg];
+		if (!b) {
+			if (!nvtxt_command_arg_optional(c->cmd, arg))
+				missing[nmissing++] = nvtxt_arg_name(arg);
+			continue;
+		}
+		if (b->value.kind == NVTXT_V_POISON) {
+			c->bad = true;
+			continue;
+		}
+		c->a[arg].have = true;
+		c->a[arg].is_static = true;
+		c->a[arg].v = b->value;
+		c->a[arg].v.origin = b;
+	}
+	if (nmissing) {
+		struct buf names = { 0 };
+		struct nvtxt_diag *d;
+		const char *cmd = nvtxt_command_name(c->cmd);
+
+		buf_add_list(&names, missing, nmissing, "and");
+		if (nmissing == 1)
+			d = diag_begin(c->s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &c->in->name_loc,
+				       "missing value for %s, a required argument of %s: the definition of %s does not list it, so it is static, and no variable '%s' is assigned before this call",
+				       names.ptr, cmd, cmd, names.ptr);
+		else
+			d = diag_begin(c->s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &c->in->name_loc,
+				       "missing values for %s, required arguments of %s: the definition of %s does not list them, so they are static, and no variables of those names are assigned before this call",
+				       names.ptr, cmd, cmd);
+		diag_note(d, &c->s->defs[c->cmd].loc, "the definition of %s is here", cmd);
+		diag_end(c->s->diags, d);
+		buf_free(&names);
+		c->bad = true;
+	}
+}
+
+/* Converts every value the call has into *ev, TimeBase first (a Relative one allows negative timestamps). */
+static void convert_values(struct call *c, struct nvtxt_event *ev)
+{
+	bool relative = false;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->process_id = ev->thread_id = -1;
+	ev->command = c->cmd;
+	ev->loc = c->in->name_loc;
+	for (int arg = 0; arg < NVTXT_ARG_COUNT; arg++)
+		if (c->a[arg].have)
+			ev->present |= NVTXT_BIT(arg);
+	for (size_t k = 0; k < NVTXT_ARG_COUNT; k++) {
+		enum nvtxt_arg arg = check_order[k];
+		enum conv r;
+
+		if (!c->a[arg].have)
+			continue;
+		r = conv_arg(arg, &c->a[arg].v, relative, ev);
+		if (arg == NVTXT_ARG_TIMEBASE)
+			relative = r == CONV_OK && ev->timebase == NVTXT_TB_RELATIVE;
+		if (r > CONV_SILENT)
+			report_conv(c, arg, r, relative);
+	}
+}
+
 /*
  * The full path: builds and checks the event of a call, reporting every
  * error; returns false after one.  The reference for the fast path.
@@ -269,10 +378,9 @@ bool sema_call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_
 	struct call c = { .s = s, .in = in };
 	enum nvtxt_arg dflt[NVTXT_ARG_COUNT];
 	const enum nvtxt_arg *listed;
-	size_t nlisted, ndflt;
+	size_t nlisted;
 	const struct definition *def;
 	int cmd = sema_command(s, in);
-	bool relative = false;
 
 	if (cmd < 0)
 		return false;
@@ -286,102 +394,15 @@ bool sema_call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_
 	for (size_t i = 0; i < in->nvalues; i++)
 		if (in->values[i].kind == NVTXT_V_POISON)
 			return false;
-	ndflt = nvtxt_command_default_args(c.cmd, dflt);
 	listed = def->custom ? def->args : dflt;
-	nlisted = def->custom ? def->nargs : ndflt;
+	nlisted = def->custom ? def->nargs : nvtxt_command_default_args(c.cmd, dflt);
 	if (in->nvalues != nlisted) {
 		arity_error(&c, listed, nlisted);
 		return false;
 	}
-
-	/* the values the call gives */
-	for (size_t i = 0; i < nlisted; i++) {
-		struct arg_value *av = &c.a[listed[i]];
-		av->v = in->values[i];
-		if (!sema_expand(s, &av->v)) {
-			c.bad = true;
-			continue;
-		}
-		if (av->v.kind == NVTXT_V_ABSENT) {
-			if (!nvtxt_command_arg_optional(c.cmd, listed[i])) {
-				diag_error(s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &av->v.loc, "missing value for %s, a required argument of %s",
-					   nvtxt_arg_name(listed[i]), nvtxt_command_name(c.cmd));
-				c.bad = true;
-			}
-			continue;
-		}
-		av->have = true;
-	}
-
-	/* the static ones: every other argument, from the variable of its name */
-	enum nvtxt_arg missing[NVTXT_ARG_COUNT];
-	size_t nmissing = 0;
-	uint32_t listed_mask = 0;
-
-	for (size_t j = 0; j < nlisted; j++)
-		listed_mask |= NVTXT_BIT(listed[j]);
-	for (size_t i = 0; i < ndflt; i++) {
-		enum nvtxt_arg arg = dflt[i];
-		const struct nvtxt_binding *b;
-
-		if (listed_mask & NVTXT_BIT(arg))
-			continue;
-		b = s->arg_var[arg];
-		if (!b) {
-			if (!nvtxt_command_arg_optional(c.cmd, arg))
-				missing[nmissing++] = arg;
-			continue;
-		}
-		if (b->value.kind == NVTXT_V_POISON) {
-			c.bad = true;
-			continue;
-		}
-		c.a[arg].have = true;
-		c.a[arg].is_static = true;
-		c.a[arg].v = b->value;
-		c.a[arg].v.origin = b;
-	}
-
-	if (nmissing) {
-		struct buf names = { 0 };
-		struct nvtxt_diag *d;
-		for (size_t i = 0; i < nmissing; i++)
-			buf_printf(&names, "%s%s", i ? (i + 1 == nmissing ? " and " : ", ") : "",
-				   nvtxt_arg_name(missing[i]));
-		if (nmissing == 1)
-			d = diag_begin(s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &in->name_loc,
-				       "%s needs a value for %s: its definition does not list it, so it is static, and no variable '%s' is assigned before this call",
-				       nvtxt_command_name(c.cmd), names.ptr, names.ptr);
-		else
-			d = diag_begin(s->diags, NVTXT_CHECK_MISSING_ARGUMENT, &in->name_loc,
-				       "%s needs values for %s: its definition does not list them, so they are static, and no variables of those names are assigned before this call",
-				       nvtxt_command_name(c.cmd), names.ptr);
-		diag_note(d, &def->loc, "the definition of %s is here", nvtxt_command_name(c.cmd));
-		diag_end(s->diags, d);
-		buf_free(&names);
-		c.bad = true;
-	}
-
-	memset(ev, 0, sizeof(*ev));
-	ev->process_id = ev->thread_id = -1;
-	ev->command = c.cmd;
-	ev->loc = in->name_loc;
-	for (int arg = 0; arg < NVTXT_ARG_COUNT; arg++)
-		if (c.a[arg].have)
-			ev->present |= NVTXT_BIT(arg);
-	/* types and ranges, TimeBase first: a Relative one allows negative timestamps */
-	for (size_t k = 0; k < NVTXT_ARG_COUNT; k++) {
-		enum nvtxt_arg arg = check_order[k];
-		enum conv r;
-
-		if (!c.a[arg].have)
-			continue;
-		r = conv_arg(arg, &c.a[arg].v, relative, ev);
-		if (arg == NVTXT_ARG_TIMEBASE)
-			relative = r == CONV_OK && ev->timebase == NVTXT_TB_RELATIVE;
-		if (r > CONV_SILENT)
-			report_conv(&c, arg, r, relative);
-	}
+	given_values(&c, listed, nlisted);
+	static_values(&c, listed, nlisted);
+	convert_values(&c, ev);
 	if (c.bad)
 		return false;
 
@@ -396,4 +417,3 @@ bool sema_call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_
 	}
 	return true;
 }
-

@@ -12,11 +12,13 @@
 static void list_args(struct buf *b, enum nvtxt_command cmd)
 {
 	enum nvtxt_arg args[NVTXT_ARG_COUNT];
+	const char *names[NVTXT_ARG_COUNT];
 	size_t n = nvtxt_command_default_args(cmd, args);
-	for (size_t i = 0; i < n; i++)
-		buf_printf(b, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "", nvtxt_arg_name(args[i]));
-}
 
+	for (size_t i = 0; i < n; i++)
+		names[i] = nvtxt_arg_name(args[i]);
+	buf_add_list(b, names, n, "and");
+}
 
 /*
  * Reports an unknown command name; returns the command or -1.  The calls
@@ -41,12 +43,10 @@ int sema_command(struct sema *s, const struct nvtxt_instr *in)
 		idmap_put(&s->unknown_defined, key, in->name.len, 0, &inserted);
 	if (in->broken)
 		return -1;
-	{
-		const char *names[NVTXT_CMD_COUNT];
-		for (int i = 0; i < NVTXT_CMD_COUNT; i++)
-			names[i] = nvtxt_command_name((enum nvtxt_command)i);
-		near = suggest_unique(in->name.ptr, in->name.len, names, NVTXT_CMD_COUNT, &unique);
-	}
+	const char *names[NVTXT_CMD_COUNT];
+	for (int i = 0; i < NVTXT_CMD_COUNT; i++)
+		names[i] = nvtxt_command_name((enum nvtxt_command)i);
+	near = suggest_unique(in->name.ptr, in->name.len, names, NVTXT_CMD_COUNT, &unique);
 	if (near) {
 		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_COMMAND, &in->name_loc,
 			       "unknown command '%.*s'; did you mean '%s'?", (int)in->name.len,
@@ -54,9 +54,12 @@ int sema_command(struct sema *s, const struct nvtxt_instr *in)
 		if (unique)
 			diag_fixit(d, near);
 	} else {
+		struct buf list = { 0 };
+		buf_add_list(&list, names, NVTXT_CMD_COUNT, "or");
 		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_COMMAND, &in->name_loc,
-			       "unknown command '%.*s': expected one of Marker, RangePush, RangePop, RangeStartEnd, NameCategory, AddChildCategory, NameOsThread, NameProcess or SetFileDisplayName",
-			       (int)in->name.len, in->name.ptr);
+			       "unknown command '%.*s': expected one of %s", (int)in->name.len, in->name.ptr,
+			       list.ptr);
+		buf_free(&list);
 	}
 	diag_end(s->diags, d);
 	return -1;

@@ -425,7 +425,7 @@ static const struct scenario scenarios[] = {
 	  "NameOsThread, \"t4\"\n",
 	  2, 3,
 	  { "msg=[undefined variable 'Undefined': no assignment to it comes before this line]",
-	    "RangePush needs a value for ThreadId",
+	    "missing value for ThreadId, a required argument of RangePush",
 	    "msg=[expected an Integer >= 0 for ThreadId, found string \"x\"",
 	    "name=2:[t4]" } },
 	{ "a definition that does not parse, between calls",
