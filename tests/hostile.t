@@ -180,6 +180,16 @@ tap $? "a category cycle 10^6 long: one error"
 tap $? "a category cycle 10^6 long: the cycle is cut (at most 4 KiB of diagnostics)"
 rm -f "$T/chain.nvtxt"
 
+# A cycle of 10^4 categories: the first 16 other calls get a note, the rest are counted.
+awk 'BEGIN { for (i = 1; i < 10000; i++) printf "AddChildCategory, %d, %d\n", i, i + 1; print "AddChildCategory, 10000, 1" }' >"$T/cycle.nvtxt"
+run lint "$T/cycle.nvtxt"
+expect "a category cycle of 10^4" 1 "would close a cycle of 10000 categories"
+[ "$(grep -c ': note: category [0-9]* was made a child of' "$T/err")" = 16 ]
+tap $? "a category cycle of 10^4: 16 notes at the calls of the cycle"
+grep -q ': note: and 9983 more calls of the cycle, not shown$' "$T/err"
+tap $? "a category cycle of 10^4: the last note counts the 9983 calls not shown"
+rm -f "$T/cycle.nvtxt"
+
 awk 'BEGIN {
 	for (i = 1; i <= 100000; i++) printf "Var%d = %d\n", i, i
 	for (i = 1; i <= 100000; i++) printf "@Marker, Time, TimeBase, ProcessId, ThreadId, CategoryId, Color, Message, Payload\n"

@@ -100,6 +100,9 @@ static size_t describe_cycle(struct category *c, uint32_t child, uint32_t parent
 	return n;
 }
 
+/* The notes a cycle's diagnostic shows at most, one for each other call of the cycle. */
+enum { CYCLE_NOTES = 16 };
+
 static bool add_child(struct category *c, struct nvtxt_diags *d, const struct nvtxt_event *ev)
 {
 	uint32_t pid = ev->parent_category_id, cid = ev->category_id;
@@ -137,9 +140,16 @@ static bool add_child(struct category *c, struct nvtxt_diags *d, const struct nv
 		dg = diag_begin(d, NVTXT_CHECK_CATEGORY_CYCLE, &ev->loc,
 				"making category %u a child of %u would close a cycle of %zu categories (parent -> child): %s",
 				(unsigned)cid, (unsigned)pid, length, cycle.ptr);
-		/* the other edges of the cycle, from the top, at most three */
-		for (size_t i = length - 1, shown = 0; i-- > 0 && shown < 3; shown++) {
+		/*
+		 * a note at each other call of the cycle, from the top; a long
+		 * cycle shows the first CYCLE_NOTES and says how many it leaves out
+		 */
+		for (size_t i = length - 1, shown = 0; i-- > 0; shown++) {
 			uint32_t x = path[i];
+			if (shown == CYCLE_NOTES && i > 0) {
+				diag_note(dg, NULL, "and %zu more calls of the cycle, not shown", i + 1);
+				break;
+			}
 			diag_note(dg, &c->nodes[x].loc, "category %u was made a child of %u here",
 				  (unsigned)c->nodes[x].id, (unsigned)c->nodes[c->nodes[x].parent].id);
 		}
