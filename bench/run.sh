@@ -211,3 +211,16 @@ jn=$(measure "$NVTXTC" lint -j "$(nproc)" "$f" "$f" "$f" "$f") || exit 1
 rm -f "$f"
 echo "${j1%% *} ${jn%% *}" | awk -v n="$(nproc)" '{
 	printf "  lint of 4 x 20 MB: -j 1 %.3f s, -j %d %.3f s: %.2fx faster\n", $1 / 1e6, n, $2 / 1e6, $1 / $2 }'
+# lsp: begin
+# nvtxtc lsp (issue 13): didChange of one line in a 1 MB document to its
+# publishDiagnostics, median of 20 edits, and the server's memory for the
+# document (bench/lsp.js; needs node).
+if command -v node >/dev/null 2>&1; then
+	f=$BENCH_DIR/trace-lsp.nvtxt
+	"$GEN" 1000000 > "$f" || die "generator failed"
+	node bench/lsp.js "$NVTXTC" "$f" || die "bench/lsp.js failed"
+	rm -f "$f"
+else
+	echo "  (lsp not measured: node is not installed)"
+fi
+# lsp: end

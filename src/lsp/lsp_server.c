@@ -5,6 +5,9 @@
  * lsp_lang.c.
  */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1087,6 +1090,16 @@ int nvtxt_lsp_serve(const struct nvtxt_diag_config *initial)
 	int status;
 
 	signal(SIGPIPE, SIG_IGN);
+#ifdef __GLIBC__
+	/*
+	 * Memory stays bounded by the documents: blocks of the size of a
+	 * document (a message, its JSON string, the text) come from mmap and
+	 * go back to the system when freed, instead of glibc raising its mmap
+	 * threshold to their size and keeping them in the heap.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	mallopt(M_TRIM_THRESHOLD, 256 * 1024);
+#endif
 	out = fdopen(dup(1), "w");
 	if (!out) {
 		fprintf(stderr, "nvtxtc: error: lsp: cannot open standard output: %s\n", strerror(errno));
