@@ -29,6 +29,7 @@ struct lsp_fix {
 	char *message;          /* the diagnostic's message */
 	char *code;             /* its check name */
 	bool fixable;           /* may be applied by "fix all" */
+	int severity;           /* the diagnostic's, as LSP counts (1 error, 2 warning) */
 	size_t diag_index;      /* the diagnostic's index in the published list */
 };
 

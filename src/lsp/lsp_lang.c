@@ -339,7 +339,11 @@ static void symbol(struct walk *w, const struct nvtxt_instr *in)
 		for (size_t i = 0; i < n && i < in->nvalues; i++)
 			if (args[i] != NVTXT_ARG_NAME) {
 				buf_addc(&detail, ' ');
+				if (in->values[i].quote)
+					buf_addc(&detail, in->values[i].quote);
 				buf_add(&detail, in->values[i].text.ptr, in->values[i].text.len);
+				if (in->values[i].quote == '"' || in->values[i].quote == '\'')
+					buf_addc(&detail, in->values[i].quote);
 			}
 		add_symbol(w, name ? name : in->name.ptr, name ? name_len : in->name.len, detail.ptr, 3, a, b,
 			   loc_start(w, &in->name_loc), loc_end(w, &in->name_loc));

@@ -370,6 +370,7 @@ static void collect_diag(void *user, const struct nvtxt_diag *dg, const struct n
 		f->message = xstrndup(dg->message, strlen(dg->message));
 		f->code = code ? xstrndup(code, strlen(code)) : NULL;
 		f->fixable = nvtxt_check_get(dg->check) && nvtxt_check_get(dg->check)->fixable;
+		f->severity = dg->severity == NVTXT_SEV_ERROR ? 1 : 2;
 		f->diag_index = json_array_size(run->diags);
 		json_object_set_new(j, "data", json_pack("{s:i}", "fix", (int)(d->nfixes - 1)));
 	}
@@ -628,12 +629,19 @@ static bool kind_wanted(json_t *only, const char *kind)
 	return false;
 }
 
+static int fix_order(const void *x, const void *y)
+{
+	const struct lsp_fix *a = *(const struct lsp_fix *const *)x, *b = *(const struct lsp_fix *const *)y;
+	return a->start < b->start ? -1 : a->start > b->start ? 1 : a->end < b->end ? -1 : a->end > b->end;
+}
+
 static json_t *code_action(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
 	struct lsp_doc *d = lsp_param_doc(s, params, e);
 	json_t *only = json_object_get(json_object_get(params, "context"), "only");
 	json_t *actions, *diags;
 	size_t a, b, nall = 0, last_end = 0;
+	const struct lsp_fix **order;
 	json_t *all;
 
 	if (!d)
@@ -643,20 +651,28 @@ static json_t *code_action(struct lsp_server *s, json_t *params, struct lsp_erro
 	ensure_checked(s, d);
 	actions = json_array();
 	all = json_array();
+	/* fix-all: the fixable fixes in file order, each that does not overlap the one before */
+	order = xcalloc(d->nfixes ? d->nfixes : 1, sizeof(*order));
+	for (size_t i = 0; i < d->nfixes; i++)
+		order[i] = &d->fixes[i];
+	qsort(order, d->nfixes, sizeof(*order), fix_order);
 	for (size_t i = 0; i < d->nfixes; i++) {
-		const struct lsp_fix *f = &d->fixes[i];
-		/* fixes come in file order per pass; fix-all takes those that do not overlap */
+		const struct lsp_fix *f = order[i];
 		if (f->fixable && (nall == 0 || f->start >= last_end)) {
 			json_array_append_new(all, text_edit(s, d, f->start, f->end, f->text, strlen(f->text)));
 			last_end = f->end;
 			nall++;
 		}
+	}
+	free(order);
+	for (size_t i = 0; i < d->nfixes; i++) {
+		const struct lsp_fix *f = &d->fixes[i];
 		if (!kind_wanted(only, "quickfix") || f->end < a || f->start > b)
 			continue;
 		diags = json_array();
 		json_array_append_new(
 			diags, json_pack("{s:o,s:i,s:s,s:o}", "range", lsp_jrange(s, d, f->start, f->end), "severity",
-					 1, "source", "nvtxtc", "message", lsp_jstr(f->message, strlen(f->message))));
+					 f->severity, "source", "nvtxtc", "message", lsp_jstr(f->message, strlen(f->message))));
 		if (f->code)
 			json_object_set_new(json_array_get(diags, 0), "code", json_string(f->code));
 		json_array_append_new(actions,

@@ -158,6 +158,13 @@ async function main() {
   ok(actions.some(a => a.kind === 'source.fixAll'), 'codeAction: a fix-all action is offered');
   const only = await s.conn.sendRequest(rpc.CodeActionRequest.type, { textDocument: { uri }, range: unknown.range, context: { diagnostics: [], only: ['source.fixAll'] } });
   ok(only.length === 1 && only[0].kind === 'source.fixAll', 'codeAction: context.only filters the kinds');
+  // fix all: every fixable fix at once; the diagnostics they answer go away, the others stay
+  const fixAll = only[0].edit.changes[uri];
+  ok(fixAll.length === 4, `fix-all has one edit per fixable fix-it (${fixAll.length}: unknown-command, invalid-timebase, undefined-variable, invalid-color)`, fixAll);
+  const allFixed = applyEdits(text, fixAll, 'utf-16');
+  const codesAfter = lint(allFixed, 'utf-16').map(d => d.code);
+  ok(!codesAfter.includes('unknown-command') && !codesAfter.includes('invalid-timebase') && !codesAfter.includes('undefined-variable') && !codesAfter.includes('invalid-color') && codesAfter.includes('type-mismatch'),
+    'fix-all: lint of the fixed text has none of the fixed diagnostics, and the others', codesAfter);
   // apply it as an editor does: an incremental change
   text = applyEdits(text, qf.edit.changes[uri], 'utf-16');
   p = s.diagnostics(uri, ++version);

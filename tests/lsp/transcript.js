@@ -12,6 +12,7 @@
 //   <- JSON          the next message the server writes; the string "*"
 //                    as a value matches any value
 //   exit N           the server's exit status once its input is closed
+//   args A B ...     arguments after `nvtxtc lsp` (before any message)
 // No dependencies beyond node.
 'use strict';
 const cp = require('child_process');
@@ -22,6 +23,7 @@ const lines = fs.readFileSync(file, 'utf8').split('\n');
 const groups = [[]];
 const expected = [];
 let wantExit = null;
+let args = [];
 for (const l of lines) {
   if (l.startsWith('#')) continue;
   if (l.trim() === '') { if (groups[groups.length - 1].length) groups.push([]); continue; }
@@ -32,6 +34,8 @@ for (const l of lines) {
     groups[groups.length - 1].push(Buffer.from(JSON.parse(l.slice(3)), 'latin1'));
   } else if (l.startsWith('<- ')) {
     expected.push(JSON.parse(l.slice(3)));
+  } else if (l.startsWith('args ')) {
+    args = l.slice(5).split(' ');
   } else if (l.startsWith('exit ')) {
     wantExit = +l.slice(5);
   } else {
@@ -48,7 +52,7 @@ function matches(got, want) {
   return wk.every(k => matches(got[k], want[k]));
 }
 
-const proc = cp.spawn(nvtxtc, ['lsp'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const proc = cp.spawn(nvtxtc, ['lsp', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
 const exited = new Promise(r => proc.on('exit', c => r(c)));
 let out = Buffer.alloc(0);
 proc.stdout.on('data', d => { out = Buffer.concat([out, d]); });
