@@ -545,7 +545,7 @@ static void describe_command(struct walk *w, struct buf *b, enum nvtxt_command c
 		} else if (var) {
 			buf_printf(b, "(invalid: its assignment on line %zu has an error)", line_no(w, var->start));
 		} else {
-			buf_adds(b, nvtxt_arg_is_optional(def[i]) ? "absent (not assigned)" :
+			buf_adds(b, nvtxt_command_arg_optional(cmd, def[i]) ? "absent (not assigned)" :
 								    "not assigned: an error, it is required");
 		}
 	}
@@ -582,7 +582,7 @@ static void describe_value(struct walk *w, struct buf *b, size_t i)
 		if (arg >= 0) {
 			add_arg_doc(b, (enum nvtxt_arg)arg);
 			buf_printf(b, "\n\nValue %zu of %s (%s).", i + 1, nvtxt_command_name((enum nvtxt_command)cmd),
-				   nvtxt_arg_is_optional((enum nvtxt_arg)arg) ? "optional" : "required");
+				   nvtxt_command_arg_optional((enum nvtxt_command)cmd, (enum nvtxt_arg)arg) ? "optional" : "required");
 		}
 	} else {
 		arg = nvtxt_arg_lookup(l->name, l->name_len);
