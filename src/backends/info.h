@@ -1,0 +1,45 @@
+/*
+ * info.h - facts about an NVTXT file (nvtxtc info), gathered as a back end
+ * while the file streams through the front end: what ImportNvtxt's
+ * `--cmd info` tells about a report, and more (nvtxtc(1), INFO).
+ *
+ * Memory follows the numbers of threads, processes, categories and
+ * distinct messages, never the number of events.
+ */
+#ifndef NVTXT_INFO_H
+#define NVTXT_INFO_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "timeconv.h"
+
+struct nvtxt_info;
+
+/* How many of the longest ranges and of the open ranges are listed. */
+#define NVTXT_INFO_TOP 10
+
+/*
+ * A new collector; times convert to nanoseconds with `tc` (copied) where
+ * its rules allow.  Never returns NULL (out of memory exits, util.h).
+ */
+struct nvtxt_info *nvtxt_info_new(const struct nvtxt_tconv *tc);
+void nvtxt_info_free(struct nvtxt_info *info);
+
+/* The back end that collects; its callbacks never fail. */
+struct nvtxt_backend nvtxt_info_backend(struct nvtxt_info *info);
+
+/*
+ * The facts as a JSON object (owned by the caller; NULL when out of
+ * memory); `file` names the input.  Shape in nvtxtc(1), INFO.
+ */
+json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file);
+
+/*
+ * The facts for a person: sections of aligned tables.  Returns 0, or -1
+ * with errno set when writing fails.
+ */
+int nvtxt_info_print(const struct nvtxt_info *info, const char *file, FILE *out);
+
+#endif
