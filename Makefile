@@ -104,9 +104,15 @@ $(RECORDER): tests/inject/recorder.c
 	$(CC) $(WARNINGS) $(NVTX_CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ tests/inject/recorder.c
 # payload: end
 
-check: $(BIN) $(UNIT_TESTS) $(CHECK_DEPS)
+# chrome: test helpers linked with the library (tests/tools/*.c), found by tests through TOOLS
+TEST_TOOLS = $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(wildcard tests/tools/*.c))
+$(B)/tests/tools/%: tests/tools/%.c $(B)/libnvtxt.a
+	@mkdir -p $(B)/tests/tools
+	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt.a $(LDLIBS) -lm
+
+check: $(BIN) $(UNIT_TESTS) $(CHECK_DEPS) $(TEST_TOOLS)
 	@sh .ci/deps prove
-	NVTXTC=$(BIN) RECORDER=$(abspath $(RECORDER)) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t tests/payload-goldens/run.t
+	NVTXTC=$(BIN) TOOLS=$(abspath $(B)/tests/tools) RECORDER=$(abspath $(RECORDER)) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t tests/payload-goldens/run.t
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-sanitize:

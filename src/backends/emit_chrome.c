@@ -251,6 +251,8 @@ static int start(struct nvtxt_chrome *c)
 /* Writes one event object of the array, with the comma before it. */
 static int write_event(struct nvtxt_chrome *c, const json_t *j, size_t precision)
 {
+	if (start(c) != 0)
+		return -1;
 	if (c->any_event && write_bytes(c, ",\n", 2) != 0)
 		return -1;
 	if (!c->any_event && write_bytes(c, "\n", 1) != 0)
@@ -546,8 +548,6 @@ static int chrome_event(void *user, const struct nvtxt_event *ev)
 	struct nvtxt_chrome *c = user;
 	struct category *cat;
 
-	if (start(c) != 0)
-		return -1;
 	switch (ev->command) {
 	case NVTXT_CMD_MARKER:
 		return timed_event(c, ev, PH_I);

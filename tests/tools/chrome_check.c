@@ -1,0 +1,345 @@
+/*
+ * chrome_check.c - checks an `nvtxtc --emit=chrome` export against the
+ * normal form of the same file (tests/chrome.t).
+ *
+ *   chrome_check FILE.nvtxt EXPORT.json [TIMEBASE:lin:...|TIMEBASE:lerp:...]...
+ *
+ * FILE.nvtxt, the file that was exported, is compiled with the library and
+ * its checked events recorded: the events of its normal form, which
+ * --emit=nvtxt prints one a line (their lines are those of FILE, as in
+ * the export's args.line).  EXPORT.json is parsed with jansson.  Checked:
+ * the document's shape; every Marker, RangePush, RangePop and
+ * RangeStartEnd present exactly once, in file order within its kind, with
+ * its name, pid, tid, category, color, payload and line; every time exact
+ * to the nanosecond (ts from the origin in otherData, or args.ns); B/E
+ * balanced per (pid, tid), each E closing the B on top; b/e pairs with
+ * unique ids; one process_name per NameProcess and a thread_name for each
+ * named thread seen.  Prints "ok" or the first difference; exits 0 or 1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "timeconv.h"
+
+struct rec {
+	enum nvtxt_command cmd;
+	uint32_t present, line, category_id, color;
+	int64_t pid, tid, payload, t0, t1; /* t0, t1: nanoseconds */
+	char *message;                     /* a RangePop: its push's */
+	char *name;
+};
+
+static struct rec *recs;
+static size_t nrecs, caprecs;
+static struct nvtxt_tconv tc;
+
+static char *dup_str(struct nvtxt_str s)
+{
+	char *p = malloc(s.len + 1);
+
+	if (!p)
+		abort();
+	if (s.len)
+		memcpy(p, s.ptr, s.len);
+	p[s.len] = '\0';
+	return p;
+}
+
+static int64_t ns_of(const struct nvtxt_event *ev, int64_t t)
+{
+	int64_t ns;
+
+	if (nvtxt_tconv_apply(&tc, ev->timebase, t, &ns) != 0) {
+		fprintf(stderr, "chrome_check: line %u: time %" PRId64 " does not convert\n", ev->loc.line, t);
+		exit(2);
+	}
+	return ns;
+}
+
+static int record(void *user, const struct nvtxt_event *ev)
+{
+	struct rec *r;
+	const struct nvtxt_event *named = ev->push ? ev->push : ev;
+
+	(void)user;
+	if (nrecs == caprecs) {
+		caprecs = caprecs ? 2 * caprecs : 64;
+		recs = realloc(recs, caprecs * sizeof *recs);
+		if (!recs)
+			abort();
+	}
+	r = &recs[nrecs++];
+	memset(r, 0, sizeof *r);
+	r->cmd = ev->command;
+	r->present = ev->present;
+	r->line = ev->loc.line;
+	r->category_id = ev->category_id;
+	r->color = ev->color;
+	r->pid = ev->process_id;
+	r->tid = ev->thread_id;
+	r->payload = ev->payload;
+	r->message = (named->present & NVTXT_BIT(NVTXT_ARG_MESSAGE)) ? dup_str(named->message) : dup_str((struct nvtxt_str){ "", 0 });
+	r->name = dup_str(ev->name);
+	if (ev->present & NVTXT_BIT(NVTXT_ARG_TIME))
+		r->t0 = ns_of(ev, ev->time);
+	if (ev->present & NVTXT_BIT(NVTXT_ARG_START)) {
+		r->t0 = ns_of(ev, ev->start);
+		r->t1 = ns_of(ev, ev->end);
+	}
+	return 0;
+}
+
+static int failures;
+
+#define CHECK(cond, ...)                                                        \
+	do {                                                                    \
+		if (!(cond)) {                                                  \
+			if (failures++ < 10) {                                  \
+				printf("chrome_check: ");                       \
+				printf(__VA_ARGS__);                            \
+				putchar('\n');                                  \
+			}                                                       \
+		}                                                               \
+	} while (0)
+
+static void quiet_report(void *user, const struct nvtxt_diag *d, const struct nvtxt_source *src)
+{
+	(void)user, (void)d, (void)src;
+}
+
+static int64_t origin;
+
+/* The next record of `command` from *idx on (and *idx past it), or NULL. */
+static struct rec *next_of(size_t *idx, enum nvtxt_command command)
+{
+	while (*idx < nrecs && recs[*idx].cmd != command)
+		(*idx)++;
+	return *idx < nrecs ? &recs[(*idx)++] : NULL;
+}
+
+/* The exact nanoseconds of an event object: args.ns when given, else origin + ts * 1000. */
+static int64_t event_ns(json_t *e)
+{
+	json_t *ns = json_object_get(json_object_get(e, "args"), "ns");
+	double ts = json_number_value(json_object_get(e, "ts"));
+
+	if (json_is_integer(ns))
+		return json_integer_value(ns);
+	return origin + (int64_t)llround(ts * 1000.0);
+}
+
+static const char *str(json_t *e, const char *key)
+{
+	const char *s = json_string_value(json_object_get(e, key));
+	return s ? s : "";
+}
+
+static int64_t num(json_t *e, const char *key)
+{
+	return json_integer_value(json_object_get(e, key));
+}
+
+/* The args of a B, i or b against the record. */
+static void check_args(json_t *e, const struct rec *r, const char *what)
+{
+	json_t *args = json_object_get(e, "args");
+	char color[16];
+
+	CHECK(json_is_object(args), "%s at line %u: no args", what, r->line);
+	CHECK(num(args, "line") == r->line, "%s: args.line %" PRId64 ", expected %u", what, num(args, "line"), r->line);
+	if (r->present & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID))
+		CHECK(num(args, "category_id") == r->category_id, "%s at line %u: category_id", what, r->line);
+	else
+		CHECK(!json_object_get(args, "category_id"), "%s at line %u: category_id without CategoryId", what, r->line);
+	if (r->present & NVTXT_BIT(NVTXT_ARG_PAYLOAD))
+		CHECK(num(args, "payload") == r->payload, "%s at line %u: payload", what, r->line);
+	else
+		CHECK(!json_object_get(args, "payload"), "%s at line %u: payload without Payload", what, r->line);
+	snprintf(color, sizeof color, "0x%08" PRIX32, r->color);
+	if (r->present & NVTXT_BIT(NVTXT_ARG_COLOR))
+		CHECK(strcmp(str(args, "color"), color) == 0, "%s at line %u: color %s, expected %s", what, r->line,
+		      str(args, "color"), color);
+}
+
+int main(int argc, char **argv)
+{
+	struct nvtxt_backend be = { .event = record };
+	struct nvtxt_diag_config cfg;
+	struct nvtxt_compile_options co = { 0 };
+	struct nvtxt_compile_result res;
+	json_error_t jerr;
+	json_t *doc, *events;
+	size_t i, k, nmarker = 0, npush = 0, npop = 0, nse = 0, nproc = 0;
+	size_t imarker = 0, ipush = 0, ipop = 0, ise = 0, iproc = 0;
+	/* B/E stacks per (pid, tid): a flat list of open B names with their thread */
+	struct open_b { int64_t pid, tid; const char *name; } *stack;
+	size_t depth = 0;
+	int fd;
+
+	if (argc < 3) {
+		fputs("usage: chrome_check FILE.nvtxt EXPORT.json [CONVERSION]...\n", stderr);
+		return 2;
+	}
+	nvtxt_tconv_init(&tc);
+	for (int a = 3; a < argc; a++) {
+		char err[256];
+		if (nvtxt_tconv_parse(&tc, argv[a], err, sizeof err) != 0) {
+			fprintf(stderr, "chrome_check: %s\n", err);
+			return 2;
+		}
+	}
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0) {
+		perror(argv[1]);
+		return 2;
+	}
+	nvtxt_diag_config_init(&cfg);
+	co.display_name = argv[1];
+	co.fd = fd;
+	co.diag_config = &cfg;
+	co.sink = (struct nvtxt_diag_sink){ NULL, quiet_report };
+	co.backend = &be;
+	if (nvtxt_compile(&co, &res) != 0) {
+		fprintf(stderr, "chrome_check: %s does not compile clean\n", argv[1]);
+		return 2;
+	}
+	close(fd);
+
+	doc = json_load_file(argv[2], 0, &jerr);
+	if (!doc) {
+		printf("chrome_check: %s:%d:%d: not JSON: %s\n", argv[2], jerr.line, jerr.column, jerr.text);
+		return 1;
+	}
+	events = json_object_get(doc, "traceEvents");
+	CHECK(json_is_array(events), "no traceEvents array");
+	CHECK(strcmp(str(doc, "displayTimeUnit"), "ns") == 0, "displayTimeUnit is not \"ns\"");
+	origin = num(json_object_get(doc, "otherData"), "nvtxtc_time_origin_ns");
+	if (failures)
+		return 1;
+
+	for (i = 0; i < nrecs; i++) {
+		nmarker += recs[i].cmd == NVTXT_CMD_MARKER;
+		npush += recs[i].cmd == NVTXT_CMD_RANGE_PUSH;
+		npop += recs[i].cmd == NVTXT_CMD_RANGE_POP;
+		nse += recs[i].cmd == NVTXT_CMD_RANGE_START_END;
+		nproc += recs[i].cmd == NVTXT_CMD_NAME_PROCESS;
+	}
+	stack = calloc(npush + 1, sizeof *stack);
+	/* walks the records of one kind in order, alongside the events of the matching phase */
+#define NEXT(idx, command) next_of(&(idx), (command))
+	for (i = 0; i < json_array_size(events); i++) {
+		json_t *e = json_array_get(events, i);
+		const char *ph = str(e, "ph");
+		struct rec *r;
+
+		if (strcmp(ph, "i") == 0) {
+			r = NEXT(imarker, NVTXT_CMD_MARKER);
+			CHECK(r, "event %zu: an instant event more than the %zu markers", i, nmarker);
+			if (!r)
+				continue;
+			CHECK(strcmp(str(e, "s"), "t") == 0, "marker at line %u: scope is not \"t\"", r->line);
+			CHECK(strcmp(str(e, "name"), r->message) == 0, "marker at line %u: name '%s', expected '%s'",
+			      r->line, str(e, "name"), r->message);
+			CHECK(num(e, "pid") == r->pid && num(e, "tid") == r->tid, "marker at line %u: pid/tid", r->line);
+			CHECK(event_ns(e) == r->t0, "marker at line %u: %" PRId64 " ns, expected %" PRId64, r->line,
+			      event_ns(e), r->t0);
+			check_args(e, r, "marker");
+		} else if (strcmp(ph, "B") == 0) {
+			r = NEXT(ipush, NVTXT_CMD_RANGE_PUSH);
+			CHECK(r, "event %zu: a B event more than the %zu pushes", i, npush);
+			if (!r)
+				continue;
+			CHECK(strcmp(str(e, "name"), r->message) == 0, "push at line %u: name '%s', expected '%s'",
+			      r->line, str(e, "name"), r->message);
+			CHECK(num(e, "pid") == r->pid && num(e, "tid") == r->tid, "push at line %u: pid/tid", r->line);
+			CHECK(event_ns(e) == r->t0, "push at line %u: %" PRId64 " ns, expected %" PRId64, r->line,
+			      event_ns(e), r->t0);
+			check_args(e, r, "push");
+			stack[depth++] = (struct open_b){ r->pid, r->tid, r->message };
+		} else if (strcmp(ph, "E") == 0) {
+			size_t top;
+			r = NEXT(ipop, NVTXT_CMD_RANGE_POP);
+			CHECK(r, "event %zu: an E event more than the %zu pops", i, npop);
+			if (!r)
+				continue;
+			CHECK(event_ns(e) == r->t0, "pop at line %u: %" PRId64 " ns, expected %" PRId64, r->line,
+			      event_ns(e), r->t0);
+			CHECK(num(json_object_get(e, "args"), "line") == r->line, "pop at line %u: args.line", r->line);
+			for (top = depth; top > 0; top--)
+				if (stack[top - 1].pid == num(e, "pid") && stack[top - 1].tid == num(e, "tid"))
+					break;
+			CHECK(top > 0, "pop at line %u: E without an open B on its thread", r->line);
+			if (top > 0) {
+				CHECK(strcmp(stack[top - 1].name, str(e, "name")) == 0,
+				      "pop at line %u: E named '%s' closes B '%s'", r->line, str(e, "name"),
+				      stack[top - 1].name);
+				CHECK(strcmp(r->message, str(e, "name")) == 0, "pop at line %u: name", r->line);
+				memmove(&stack[top - 1], &stack[top], (depth - top) * sizeof *stack);
+				depth--;
+			}
+		} else if (strcmp(ph, "b") == 0) {
+			json_t *end = json_array_get(events, i + 1);
+			r = NEXT(ise, NVTXT_CMD_RANGE_START_END);
+			CHECK(r, "event %zu: a b event more than the %zu start/end ranges", i, nse);
+			if (!r)
+				continue;
+			CHECK(strcmp(str(e, "name"), r->message) == 0, "start/end at line %u: name", r->line);
+			CHECK(event_ns(e) == r->t0, "start/end at line %u: start %" PRId64 " ns, expected %" PRId64,
+			      r->line, event_ns(e), r->t0);
+			check_args(e, r, "start/end");
+			CHECK(end && strcmp(str(end, "ph"), "e") == 0 && num(end, "id") == num(e, "id") &&
+			      strcmp(str(end, "name"), r->message) == 0 && strcmp(str(end, "cat"), str(e, "cat")) == 0,
+			      "start/end at line %u: no matching e event after the b event", r->line);
+			if (end)
+				CHECK(event_ns(end) == r->t1, "start/end at line %u: end %" PRId64 " ns, expected %" PRId64,
+				      r->line, event_ns(end), r->t1);
+			/* ids are unique */
+			for (k = 0; k < i; k++) {
+				json_t *o = json_array_get(events, k);
+				if (strcmp(str(o, "ph"), "b") == 0 && num(o, "id") == num(e, "id"))
+					CHECK(0, "start/end at line %u: id %" PRId64 " used twice", r->line, num(e, "id"));
+			}
+			i++; /* the e event */
+		} else if (strcmp(ph, "M") == 0) {
+			const char *what = str(e, "name");
+			const char *name = str(json_object_get(e, "args"), "name");
+			if (strcmp(what, "process_name") == 0) {
+				r = NEXT(iproc, NVTXT_CMD_NAME_PROCESS);
+				CHECK(r && r->pid == num(e, "pid") && strcmp(r->name, name) == 0,
+				      "process_name '%s' of pid %" PRId64 " matches no NameProcess", name, num(e, "pid"));
+			} else if (strcmp(what, "thread_name") == 0) {
+				/* some NameOsThread gave this thread this name */
+				int found = 0;
+				for (k = 0; k < nrecs; k++)
+					found |= recs[k].cmd == NVTXT_CMD_NAME_OS_THREAD && recs[k].tid == num(e, "tid") &&
+						 strcmp(recs[k].name, name) == 0;
+				CHECK(found, "thread_name '%s' of tid %" PRId64 " matches no NameOsThread", name,
+				      num(e, "tid"));
+			} else {
+				CHECK(0, "event %zu: unexpected metadata '%s'", i, what);
+			}
+		} else {
+			CHECK(0, "event %zu: unexpected phase '%s'", i, ph);
+		}
+	}
+	CHECK(imarker >= nrecs || !NEXT(imarker, NVTXT_CMD_MARKER), "markers missing from the export");
+	CHECK(ipush >= nrecs || !NEXT(ipush, NVTXT_CMD_RANGE_PUSH), "pushes missing from the export");
+	CHECK(ipop >= nrecs || !NEXT(ipop, NVTXT_CMD_RANGE_POP), "pops missing from the export");
+	CHECK(ise >= nrecs || !NEXT(ise, NVTXT_CMD_RANGE_START_END), "start/end ranges missing from the export");
+	CHECK(iproc >= nrecs || !NEXT(iproc, NVTXT_CMD_NAME_PROCESS), "process names missing from the export");
+	CHECK(depth == npush - npop, "%zu B events left open, expected %zu (the unclosed pushes)", depth,
+	      npush - npop);
+	if (failures)
+		return 1;
+	printf("ok: %zu markers, %zu pushes, %zu pops, %zu start/end ranges, %zu process names\n", nmarker, npush,
+	       npop, nse, nproc);
+	return 0;
+}
