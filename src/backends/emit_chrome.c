@@ -47,17 +47,6 @@ struct category {
 	uint64_t path_generation;
 };
 
-/* A (ProcessId, ThreadId) pair that events were seen on. */
-struct pair {
-	int64_t pid, tid;
-};
-
-/* A thread name given by NameOsThread. */
-struct thread_name {
-	int64_t tid;
-	char *name;
-};
-
 enum phase { PH_B, PH_E, PH_I, PH_AB, PH_AE, PH_COUNT };
 
 struct nvtxt_chrome {
@@ -78,16 +67,6 @@ struct nvtxt_chrome {
 	size_t ncats, cats_cap;
 	struct idmap cat_index;     /* (id, 0) -> index in cats */
 	uint64_t generation;        /* bumped when a name or parent changes */
-
-	struct pair *pairs;
-	size_t npairs, pairs_cap;
-	struct idmap pair_index;    /* (pid, tid) -> index in pairs */
-	int64_t last_pid, last_tid;
-	bool last_valid;
-
-	struct thread_name *tnames;
-	size_t ntnames, tnames_cap;
-	struct idmap tname_index;   /* (tid, 0) -> index in tnames */
 
 	char *display_name;
 	char error[320];
@@ -184,12 +163,6 @@ void nvtxt_chrome_free(struct nvtxt_chrome *c)
 	}
 	free(c->cats);
 	idmap_free(&c->cat_index);
-	free(c->pairs);
-	idmap_free(&c->pair_index);
-	for (size_t i = 0; i < c->ntnames; i++)
-		free(c->tnames[i].name);
-	free(c->tnames);
-	idmap_free(&c->tname_index);
 	free(c->display_name);
 	free(c->buf);
 	free(c);
@@ -319,58 +292,24 @@ static const char *category_path(struct nvtxt_chrome *c, uint32_t id)
 	return cat->path;
 }
 
-/* --- threads ------------------------------------------------------------ */
+/* --- names ------------------------------------------------------------- */
 
-static int write_thread_name(struct nvtxt_chrome *c, int64_t pid, int64_t tid, const char *name)
+/* NameOsThread and NameProcess: metadata events, written where they come. */
+static int name_thread(struct nvtxt_chrome *c, int64_t pid, int64_t tid, struct nvtxt_str name)
 {
-	json_t *m = must(json_object()), *args = must(json_object());
+	json_t *m = must(json_object()), *args = must(json_object()), *v = must(json_string(""));
 	int rc;
 
 	put_new(m, "name", json_string("thread_name"));
 	put_new(m, "ph", json_string("M"));
 	put_new(m, "pid", json_integer(pid));
 	put_new(m, "tid", json_integer(tid));
-	put_new(args, "name", json_string(name));
+	set_string(v, name);
+	put_new(args, "name", v);
 	put_new(m, "args", args);
 	rc = write_event(c, m, 15);
 	json_decref(m);
 	return rc;
-}
-
-/* Notes that (pid, tid) has events; its thread's name, when known, goes out first. */
-static int see_pair(struct nvtxt_chrome *c, int64_t pid, int64_t tid)
-{
-	int inserted;
-	uint32_t *t;
-
-	if (c->last_valid && c->last_pid == pid && c->last_tid == tid)
-		return 0;
-	c->last_pid = pid, c->last_tid = tid, c->last_valid = true;
-	idmap_put(&c->pair_index, (uint64_t)pid, (uint64_t)tid, (uint32_t)c->npairs, &inserted);
-	if (!inserted)
-		return 0;
-	xgrow((void **)&c->pairs, &c->pairs_cap, c->npairs + 1, sizeof *c->pairs);
-	c->pairs[c->npairs++] = (struct pair){ pid, tid };
-	t = idmap_get(&c->tname_index, (uint64_t)tid, 0);
-	return t ? write_thread_name(c, pid, tid, c->tnames[*t].name) : 0;
-}
-
-static int name_thread(struct nvtxt_chrome *c, int64_t tid, struct nvtxt_str name)
-{
-	int inserted;
-	uint32_t *t = idmap_put(&c->tname_index, (uint64_t)tid, 0, (uint32_t)c->ntnames, &inserted);
-
-	if (inserted) {
-		xgrow((void **)&c->tnames, &c->tnames_cap, c->ntnames + 1, sizeof *c->tnames);
-		c->tnames[c->ntnames++] = (struct thread_name){ tid, NULL };
-	}
-	free(c->tnames[*t].name);
-	c->tnames[*t].name = xstrndup(name.ptr ? name.ptr : "", name.len);
-	/* NVTXT names an OS thread by its ID alone: every process it was seen in */
-	for (size_t i = 0; i < c->npairs; i++)
-		if (c->pairs[i].tid == tid && write_thread_name(c, c->pairs[i].pid, tid, c->tnames[*t].name) != 0)
-			return -1;
-	return 0;
 }
 
 static int name_process(struct nvtxt_chrome *c, int64_t pid, struct nvtxt_str name)
@@ -463,14 +402,12 @@ static void set_args(struct nvtxt_chrome *c, const struct nvtxt_event *ev, bool 
 }
 
 /* name, cat, pid and tid of an event (name and cat from `named`: a RangePop's push). */
-static int set_common(struct nvtxt_chrome *c, const struct nvtxt_event *ev, const struct nvtxt_event *named,
+static void set_common(struct nvtxt_chrome *c, const struct nvtxt_event *ev, const struct nvtxt_event *named,
 		      json_t *tmpl)
 {
 	int64_t pid = (ev->present & NVTXT_BIT(NVTXT_ARG_PROCESS_ID)) ? ev->process_id : 0;
 	int64_t tid = (ev->present & NVTXT_BIT(NVTXT_ARG_THREAD_ID)) ? ev->thread_id : 0;
 
-	if (see_pair(c, pid, tid) != 0)
-		return -1;
 	if (named->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
 		set_string(c->v_name, named->message);
 	else
@@ -485,7 +422,6 @@ static int set_common(struct nvtxt_chrome *c, const struct nvtxt_event *ev, cons
 	}
 	json_integer_set(c->v_pid, pid);
 	json_integer_set(c->v_tid, tid);
-	return 0;
 }
 
 /* A Marker (i), RangePush (B) or RangePop (E). */
@@ -497,8 +433,7 @@ static int timed_event(struct nvtxt_chrome *c, const struct nvtxt_event *ev, enu
 
 	if (set_ts(c, ev, ev->time, &exact, &ns) != 0)
 		return -1;
-	if (set_common(c, ev, named, c->tmpl[ph]) != 0)
-		return -1;
+	set_common(c, ev, named, c->tmpl[ph]);
 	if (ph == PH_E) {
 		json_integer_set(c->a_end_line, ev->loc.line);
 		if (!exact) {
@@ -521,7 +456,8 @@ static int start_end(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 	int rc;
 
 	json_integer_set(c->v_id, (json_int_t)ev->ordinal);
-	if (set_common(c, ev, ev, c->tmpl[PH_AB]) != 0 || set_ts(c, ev, ev->start, &exact_b, &ns_b) != 0)
+	set_common(c, ev, ev, c->tmpl[PH_AB]);
+	if (set_ts(c, ev, ev->start, &exact_b, &ns_b) != 0)
 		return -1;
 	set_args(c, ev, exact_b, ns_b);
 	if (write_event(c, c->tmpl[PH_AB], exact_b ? 15 : 17) != 0)
@@ -571,7 +507,7 @@ static int chrome_event(void *user, const struct nvtxt_event *ev)
 		c->generation++;
 		return 0;
 	case NVTXT_CMD_NAME_OS_THREAD:
-		return name_thread(c, ev->thread_id, ev->name);
+		return name_thread(c, ev->process_id, ev->thread_id, ev->name);
 	case NVTXT_CMD_NAME_PROCESS:
 		return name_process(c, ev->process_id, ev->name);
 	case NVTXT_CMD_SET_FILE_DISPLAY_NAME:

@@ -35,7 +35,7 @@ struct range {
 };
 
 struct named {
-	int64_t id;
+	int64_t id, id2;
 	char *name;
 	bool has_parent;
 	uint32_t parent;
@@ -114,16 +114,23 @@ void nvtxt_info_free(struct nvtxt_info *info)
 	free(info);
 }
 
-static struct named *named_get(struct named **v, size_t *n, size_t *cap, struct idmap *index, int64_t id)
+/* The entry of key (id, id2) (a thread: (ProcessId, ThreadId)), added when new. */
+static struct named *named_get2(struct named **v, size_t *n, size_t *cap, struct idmap *index, int64_t id,
+				int64_t id2)
 {
 	int inserted;
-	uint32_t *slot = idmap_put(index, (uint64_t)id, 0, (uint32_t)*n, &inserted);
+	uint32_t *slot = idmap_put(index, (uint64_t)id, (uint64_t)id2, (uint32_t)*n, &inserted);
 
 	if (inserted) {
 		xgrow((void **)v, cap, *n + 1, sizeof **v);
-		(*v)[(*n)++] = (struct named){ .id = id };
+		(*v)[(*n)++] = (struct named){ .id = id, .id2 = id2 };
 	}
 	return &(*v)[*slot];
+}
+
+static struct named *named_get(struct named **v, size_t *n, size_t *cap, struct idmap *index, int64_t id)
+{
+	return named_get2(v, n, cap, index, id, 0);
 }
 
 static void named_set(struct named *x, struct nvtxt_str name)
@@ -259,8 +266,8 @@ static int info_event(void *user, const struct nvtxt_event *ev)
 		return 0;
 	}
 	case NVTXT_CMD_NAME_OS_THREAD:
-		named_set(named_get(&info->tnames, &info->ntnames, &info->tnames_cap, &info->tname_index,
-				    ev->thread_id), ev->name);
+		named_set(named_get2(&info->tnames, &info->ntnames, &info->tnames_cap, &info->tname_index,
+				     ev->process_id, ev->thread_id), ev->name);
 		return 0;
 	case NVTXT_CMD_NAME_PROCESS:
 		named_set(named_get(&info->procs, &info->nprocs, &info->procs_cap, &info->proc_index,
@@ -371,9 +378,9 @@ static json_t *int128_json(i128 v)
 	return json_integer((json_int_t)v);
 }
 
-static const char *name_of(const struct named *v, const struct idmap *index, int64_t id)
+static const char *name_of(const struct named *v, const struct idmap *index, int64_t id, int64_t id2)
 {
-	const uint32_t *slot = idmap_get(index, (uint64_t)id, 0);
+	const uint32_t *slot = idmap_get(index, (uint64_t)id, (uint64_t)id2);
 
 	return slot ? v[*slot].name : NULL;
 }
@@ -489,9 +496,9 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 		json_t *j = must(json_object());
 
 		put(j, "process_id", json_integer(t->pid));
-		put(j, "process_name", str_or_null(name_of(info->procs, &info->proc_index, t->pid)));
+		put(j, "process_name", str_or_null(name_of(info->procs, &info->proc_index, t->pid, 0)));
 		put(j, "thread_id", json_integer(t->tid));
-		put(j, "thread_name", str_or_null(name_of(info->tnames, &info->tname_index, t->tid)));
+		put(j, "thread_name", str_or_null(name_of(info->tnames, &info->tname_index, t->pid, t->tid)));
 		put(j, "events", json_integer((json_int_t)t->events));
 		thread_span(info, t, j);
 		put(j, "max_push_depth", json_integer(t->max_depth));

@@ -320,6 +320,7 @@ int main(int argc, char **argv)
 				int found = 0;
 				for (k = 0; k < nrecs; k++)
 					found |= recs[k].cmd == NVTXT_CMD_NAME_OS_THREAD && recs[k].tid == num(e, "tid") &&
+						 recs[k].pid == num(e, "pid") &&
 						 strcmp(recs[k].name, name) == 0;
 				CHECK(found, "thread_name '%s' of tid %" PRId64 " matches no NameOsThread", name,
 				      num(e, "tid"));

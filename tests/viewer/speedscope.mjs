@@ -1,0 +1,128 @@
+// speedscope.mjs - the real-viewer test of --emit=chrome (tests/viewer.t).
+//
+//   node speedscope.mjs TRACE.json SCREENSHOT.png NAME=TOTAL...
+//
+// Serves speedscope's static web app (npm package `speedscope`, pinned in
+// the root package-lock.json) and TRACE.json from 127.0.0.1, opens
+// speedscope on the trace in Debian's headless Chromium (driven by
+// playwright-core), in its "sandwich" view: a table of every frame with
+// its total time, as text in the page.  For each NAME=TOTAL, a frame whose
+// name is NAME (speedscope appends the event's args to it) must show
+// exactly TOTAL ("1.00ms", "250.00ns": speedscope's own formatting).
+// Then the "time order" view is screenshotted to SCREENSHOT.png.
+//
+// Prints TAP lines ("ok N - ..."/"not ok N - ...") without a plan.  Exit
+// status: 0 all passed, 1 a check failed, 77 Chromium could not start (the
+// caller skips).  CHROMIUM overrides /usr/bin/chromium.
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const [tracePath, shotPath, ...expected] = process.argv.slice(2);
+if (!tracePath || !shotPath) {
+  console.error('usage: node speedscope.mjs TRACE.json SCREENSHOT.png NAME=TOTAL...');
+  process.exit(2);
+}
+
+let chromium;
+try {
+  ({ chromium } = require('playwright-core'));
+} catch (e) {
+  console.log(`# playwright-core is not installed (npm ci): ${e.message}`);
+  process.exit(77);
+}
+const appDir = path.join(path.dirname(require.resolve('speedscope/package.json')), 'dist', 'release');
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+  '.png': 'image/png', '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.ico': 'image/x-icon', '.txt': 'text/plain' };
+
+// A static server: /trace.json is the trace, everything else comes from speedscope's directory.
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://127.0.0.1');
+  const file = url.pathname === '/trace.json' ? tracePath
+    : path.join(appDir, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));
+  fs.readFile(file === appDir + '/' ? path.join(appDir, 'index.html') : file, (err, data) => {
+    if (err) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
+    res.end(data);
+  });
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const port = server.address().port;
+
+let n = 0, failed = 0;
+const ok = (cond, name, detail) => {
+  n++;
+  console.log(`${cond ? 'ok' : 'not ok'} ${n} - ${name}`);
+  if (!cond) {
+    failed++;
+    if (detail) console.log(detail.split('\n').map((l) => `# ${l}`).join('\n'));
+  }
+};
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'nvtxtc-chromium-'));
+let context;
+try {
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    timeout: 60000,
+    viewport: { width: 1000, height: 420 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+} catch (e) {
+  console.log(`# Chromium could not start: ${String(e.message).split('\n')[0]}`);
+  server.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+  process.exit(77);
+}
+
+try {
+  const page = context.pages()[0] || await context.newPage();
+  const messages = [];
+  page.on('console', (m) => messages.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => messages.push(`pageerror: ${e.message}`));
+  const base = `http://127.0.0.1:${port}/index.html#profileURL=${encodeURIComponent(`http://127.0.0.1:${port}/trace.json`)}`;
+  await page.goto(`${base}&view=sandwich`);
+  let text = '';
+  try {
+    await page.waitForFunction((names) => names.every((x) => document.body.innerText.includes(x)),
+      expected.map((e) => e.split('=')[0]), { timeout: 30000 });
+  } catch (e) {
+    // fall through: the checks below say what is missing
+  }
+  text = await page.evaluate(() => document.body.innerText);
+  ok(messages.some((m) => m.includes('Importing as Trace Event Format')),
+    'speedscope imported the trace as Trace Event Format', messages.join('\n'));
+  // The sandwich table: each row is "TOTAL (PERCENT)  SELF (PERCENT)  NAME {args}", one cell a line.
+  const cells = text.split(/[\n\t]+/).map((s) => s.trim()).filter((s) => s.length);
+  for (const want of expected) {
+    const [name, total] = want.split('=');
+    let found = null;
+    for (let i = 2; i < cells.length; i++) {
+      if (cells[i] === name || cells[i].startsWith(`${name} {`)) {
+        found = { total: cells[i - 2], self: cells[i - 1] };
+        break;
+      }
+    }
+    ok(found && (found.total === total || found.total.startsWith(`${total} (`)), `frame '${name}' lasts ${total}`,
+      found ? `total '${found.total}', self '${found.self}'` : `no frame '${name}' in the page:\n${text.slice(0, 1500)}`);
+  }
+  await page.goto('about:blank');
+  await page.goto(`${base}&view=time-ordered`);
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: shotPath });
+  ok(fs.statSync(shotPath).size > 1000, `screenshot written to ${shotPath}`);
+} finally {
+  await context.close();
+  server.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
