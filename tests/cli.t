@@ -180,9 +180,9 @@ ok $? "a usage error ends with a note that points at --help"
 is "$?:$(head -n 1 err)" "2:nvtxtc: error: '-j' is not an option of 'nvtxtc dump' [usage]" "dump takes no -j"
 "$NVTXTC" dump >out 2>err
 is "$?" 2 "dump without a file: exit 2"
-"$NVTXTC" --emit=chrome good.nvtxt >out 2>err
-grep -q "unknown --emit format 'chrome': expected nvtxt, payload or none" err
+"$NVTXTC" --emit=svg good.nvtxt >out 2>err
+grep -q "unknown --emit format 'svg': expected nvtxt, payload, chrome or none" err
 ok $? "an unknown --emit format lists the back ends of the table"
 "$NVTXTC" --help | grep -c '^  --emit=' >out
-is "$(cat out)" 2 "--help lists one line per back end"
+is "$(cat out)" 3 "--help lists one line per back end"
 done_testing

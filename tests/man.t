@@ -25,11 +25,11 @@ fi
 
 # The options of --help, one per line, without their placeholders (NAME, FILE, N, WHEN).
 "$NVTXTC" --help | grep '^  -' | sed 's/   .*//; s/,/ /g' | tr ' ' '\n' |
-	sed 's/\(NAME\|FILE\|WHEN\|N\)$//' | grep . | sort -u >"$T/help.opts"
+	sed 's/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | grep . | sort -u >"$T/help.opts"
 # The options of the OPTIONS section of nvtxtc(1), the same way.
 sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/nvtxtc.1 | sed -n '/^\.TP/{n;p;}' |
 	sed 's/^\.[A-Z]* //; s/\\-/-/g; s/"//g; s/,//g' | tr ' ' '\n' | grep '^-' |
-	sed 's/\(NAME\|FILE\|WHEN\|N\)$//' | sort -u >"$T/man.opts"
+	sed 's/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | sort -u >"$T/man.opts"
 [ -s "$T/help.opts" ]
 ok $? "--help lists options"
 same_file "$T/man.opts" "$T/help.opts" "nvtxtc(1) OPTIONS and --help list the same options"

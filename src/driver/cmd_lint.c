@@ -127,7 +127,7 @@ static int lint_one(struct run *run, const char *path)
 			io_error(&run->sink, NULL, "cannot write '%s': %s", opt->output, strerror(errno));
 			return 2;
 		}
-		if (em->start(opt->output ? out.file : stdout, &be, &state) != 0) {
+		if (em->start(opt, opt->output ? out.file : stdout, &be, &state) != 0) {
 			io_error(&run->sink, NULL, "cannot write '%s': %s",
 				     opt->output ? opt->output : "standard output", strerror(errno));
 			output_abort(&out);
@@ -135,6 +135,19 @@ static int lint_one(struct run *run, const char *path)
 		}
 	}
 	status = check_file(opt, &run->sink, &run->totals, path, em ? &be : NULL);
+	if (em && em->error) {
+		struct nvtxt_loc loc;
+		const char *msg = em->error(state, &loc);
+		if (msg) {
+			/* an error of the input that the back end found: a time that does not convert */
+			struct nvtxt_diag d = { .severity = NVTXT_SEV_ERROR, .check = NVTXT_CHECK_TIME_CONVERSION,
+						.file = input_display(opt, path), .loc = loc, .message = (char *)msg };
+			if (run->sink.report)
+				run->sink.report(run->sink.user, &d, NULL);
+			run->totals.errors++;
+			status = 1;
+		}
+	}
 	if (em && em->stop)
 		em->stop(state);
 	if (out.file) {

@@ -18,6 +18,7 @@
 #include "backend.h"
 #include "compile.h"
 #include "diag.h"
+#include "timeconv.h"
 
 struct emitter;
 struct subcommand;
@@ -36,6 +37,8 @@ struct options {
 	bool read_ahead;            /* a thread to spare for each input: nvtxt_compile_options.read_ahead */
 	int color;                  /* -1 auto, 0 never, 1 always */
 	struct nvtxt_diag_config diag;
+	struct nvtxt_tconv tconv;   /* --time-conversion, over the defaults of timeconv.h */
+	bool info_json;             /* info --format=json */
 };
 
 struct totals {
@@ -63,6 +66,8 @@ enum {
 	OPTC_EMIT = 1 << 2,    /* --emit, -o */
 	OPTC_FMT = 1 << 3,     /* --check, -l, -d, -i */
 	OPTC_LSP = 1 << 4,     /* --stdio */
+	OPTC_TIME = 1 << 5,    /* --time-conversion */
+	OPTC_INFO = 1 << 6,    /* info --format */
 };
 struct subcommand {
 	const char *name;
@@ -75,23 +80,30 @@ struct subcommand {
 
 /*
  * A back end of --emit=NAME.  `start` makes the back end writing to `out`
- * (standard output, or the temporary of -o) and may keep state in *state;
- * it returns 0, or -1 with errno set.  `stop` (may be NULL) frees that
- * state after the compile.  A back end with needs_output writes a binary
- * file and requires -o.  `start` NULL: no back end (--emit=none).
+ * (standard output, or the temporary of -o) for the options `opt` and may
+ * keep state in *state; it returns 0, or -1 with errno set.  `stop` (may
+ * be NULL) frees that state after the compile.  A back end with
+ * needs_output writes a binary file and requires -o.  `start` NULL: no
+ * back end (--emit=none).  `error` (may be NULL), called before `stop`,
+ * returns the message of an error in the input that the back end found
+ * itself (a time that does not convert: its callbacks returned -1 with
+ * errno EDOM or ERANGE) and its location in *loc, or NULL.
  */
 struct emitter {
 	const char *name;
 	const char *summary; /* --help */
 	bool needs_output;
-	int (*start)(FILE *out, struct nvtxt_backend *be, void **state);
+	int (*start)(const struct options *opt, FILE *out, struct nvtxt_backend *be, void **state);
 	void (*stop)(void *state);
+	const char *(*error)(void *state, struct nvtxt_loc *loc);
 };
 
 /* cmd_lint.c: lint, --emit */
 int run_lint(struct run *run, char **files, int nfiles);
 /* cmd_fmt.c */
 int run_fmt(struct run *run, char **files, int nfiles);
+/* cmd_info.c: info */
+int run_info(struct run *run, char **files, int nfiles);
 /* cmd_payload.c: dump, replay */
 int run_dump(struct run *run, char **files, int nfiles);
 int run_replay(struct run *run, char **files, int nfiles);

@@ -104,7 +104,8 @@ int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 	report_hidden(sink, &res, display, opt->diag.max_errors);
 	totals->errors += res.errors;
 	totals->warnings += res.warnings;
-	if (res.io_errno)
+	/* EDOM, ERANGE: a time the back end could not convert, which it reports (struct emitter) */
+	if (res.io_errno && res.io_errno != EDOM && res.io_errno != ERANGE)
 		io_error(sink, NULL, "%s: %s", path, strerror(res.io_errno));
 	return status;
 }

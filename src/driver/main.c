@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "emit_chrome.h"
 #include "emit_nvtxt.h"
 #include "lsp.h"
 #include "payload.h"
@@ -27,34 +28,95 @@
 
 /* --- back ends of --emit=NAME ------------------------------------------- */
 
-static int start_nvtxt(FILE *out, struct nvtxt_backend *be, void **state)
+/*
+ * The state of --emit=nvtxt and --emit=payload: the back end itself and,
+ * under --time-conversion, the filter in front of it that rewrites the
+ * converted times (timeconv.h).
+ */
+struct emit_state {
+	struct nvtxt_payload_writer *payload;
+	struct nvtxt_backend inner;
+	struct nvtxt_tconv_filter filter;
+};
+
+/* Puts the time conversion filter in front of st->inner when --time-conversion was given. */
+static void convert_times(const struct options *opt, struct emit_state *st, struct nvtxt_backend *be)
 {
-	*state = NULL;
-	*be = nvtxt_emit_nvtxt_backend(out);
+	if (opt->tconv.any_given)
+		*be = nvtxt_tconv_filter_backend(&st->filter, &opt->tconv, &st->inner);
+	else
+		*be = st->inner;
+}
+
+static int start_nvtxt(const struct options *opt, FILE *out, struct nvtxt_backend *be, void **state)
+{
+	struct emit_state *st = xcalloc(1, sizeof *st);
+
+	st->inner = nvtxt_emit_nvtxt_backend(out);
+	convert_times(opt, st, be);
+	*state = st;
 	return 0;
 }
 
-static int start_payload(FILE *out, struct nvtxt_backend *be, void **state)
+static int start_payload(const struct options *opt, FILE *out, struct nvtxt_backend *be, void **state)
 {
-	struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(out);
+	struct emit_state *st = xcalloc(1, sizeof *st);
 
-	if (!w)
+	st->payload = nvtxt_payload_writer_new(out);
+	if (!st->payload) {
+		free(st);
 		return -1;
-	*state = w;
-	*be = nvtxt_payload_backend(w);
+	}
+	st->inner = nvtxt_payload_backend(st->payload);
+	convert_times(opt, st, be);
+	*state = st;
 	return 0;
 }
 
-static void stop_payload(void *state)
+static void stop_emit(void *state)
 {
-	nvtxt_payload_writer_free(state);
+	struct emit_state *st = state;
+
+	nvtxt_payload_writer_free(st->payload);
+	free(st);
+}
+
+static const char *emit_error(void *state, struct nvtxt_loc *loc)
+{
+	struct emit_state *st = state;
+
+	if (!st->filter.error[0])
+		return NULL;
+	*loc = st->filter.error_loc;
+	return st->filter.error;
+}
+
+static int start_chrome(const struct options *opt, FILE *out, struct nvtxt_backend *be, void **state)
+{
+	struct nvtxt_chrome *c = nvtxt_chrome_new(out, &opt->tconv);
+
+	*be = nvtxt_chrome_backend(c);
+	*state = c;
+	return 0;
+}
+
+static void stop_chrome(void *state)
+{
+	nvtxt_chrome_free(state);
+}
+
+static const char *chrome_error(void *state, struct nvtxt_loc *loc)
+{
+	return nvtxt_chrome_error(state, loc);
 }
 
 static const struct emitter emitters[] = {
-	{ "nvtxt", "print the canonical normal form of FILE", false, start_nvtxt, NULL },
+	{ "nvtxt", "print the canonical normal form of FILE", false, start_nvtxt, stop_emit, emit_error },
 	{ "payload", "write FILE as NVTX payload schemas and batches (needs -o)", true,
-	  start_payload, stop_payload },
-	{ "none", NULL, false, NULL, NULL }, /* lint only; not listed */
+	  start_payload, stop_emit, emit_error },
+	{ "chrome", "write FILE as Chrome Trace Event JSON (Perfetto, speedscope)", false,
+	  start_chrome, stop_chrome, chrome_error },
+	{ "none", NULL, false, NULL, NULL, NULL }, /* lint only; not listed */
 };
 enum { N_EMITTERS = sizeof emitters / sizeof emitters[0] };
 
@@ -64,13 +126,18 @@ static const char *validate_lint(const struct options *o, int n);
 static const char *validate_fmt(const struct options *o, int n);
 static const char *validate_one_file(const struct options *o, int n);
 static const char *validate_no_operand(const struct options *o, int n);
+static const char *validate_info(const struct options *o, int n);
 static int run_help(struct run *run, char **operands, int n);
 
 static const struct subcommand subcommands[] = {
 	{ "lint", "[lint] [OPTION]... FILE...", "check the files and print diagnostics (the default)",
-	  OPTC_GENERAL | OPTC_DIAG | OPTC_EMIT, validate_lint, run_lint },
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_EMIT | OPTC_TIME, validate_lint, run_lint },
 	{ "fmt", "fmt [--check] [-i] [OPTION]... FILE...", "print the files with normalised layout",
 	  OPTC_GENERAL | OPTC_DIAG | OPTC_FMT, validate_fmt, run_fmt },
+	{ "info", "info [--format=FORMAT] [OPTION]... FILE...",
+	  "print facts about the files: events per command, threads,\n"
+	  "time spans, categories, the longest ranges",
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_TIME | OPTC_INFO, validate_info, run_info },
 	{ "dump", "dump FILE", "print a payload file for a person", OPTC_GENERAL, validate_one_file,
 	  run_dump },
 	{ "replay", "replay FILE",
@@ -95,6 +162,8 @@ enum {
 	OPT_CHECK,
 	OPT_LIST_CHECKS,
 	OPT_STDIO,
+	OPT_TIME_CONVERSION,
+	OPT_FORMAT,
 };
 
 struct option_spec {
@@ -110,6 +179,12 @@ static const struct option_spec option_specs[] = {
 	{ OPT_EMIT, "emit", required_argument, OPTC_EMIT, NULL, NULL },
 	{ 'o', NULL, required_argument, OPTC_EMIT, "-o FILE",
 	  "write the output to FILE (atomically) instead of stdout" },
+	{ OPT_TIME_CONVERSION, "time-conversion", required_argument, OPTC_TIME, "--time-conversion=RULE",
+	  "convert the times of a time base to nanoseconds:\n"
+	  "TIMEBASE:lin:NS_A,T_A,FREQ or\n"
+	  "TIMEBASE:lerp:NS_A,T_A,NS_B,T_B (repeatable)" },
+	{ OPT_FORMAT, "format", required_argument, OPTC_INFO, "--format=FORMAT",
+	  "info: print text (default) or json" },
 	{ OPT_CHECK, "check", no_argument, OPTC_FMT, "--check",
 	  "fmt: list the files that would change; exit 1 if any" },
 	{ 'i', NULL, no_argument, OPTC_FMT, "-i", "fmt: rewrite the files in place (atomically)" },
@@ -154,7 +229,10 @@ static void print_row(FILE *out, const char *left, const char *help)
 {
 	const char *nl;
 
-	fprintf(out, "  %-20s ", left);
+	if (strlen(left) > 20)
+		fprintf(out, "  %s\n%23s", left, ""); /* a long option: its help on the next line */
+	else
+		fprintf(out, "  %-20s ", left);
 	while ((nl = strchr(help, '\n')) != NULL) {
 		fprintf(out, "%.*s\n%23s", (int)(nl - help), help, "");
 		help = nl + 1;
@@ -249,6 +327,8 @@ static const char *validate_lint(const struct options *o, int n)
 		return "--emit takes exactly one input file";
 	if (o->output && !(o->emit && o->emit->start))
 		return "-o needs --emit=FORMAT";
+	if (o->tconv.any_given && !(o->emit && o->emit->start))
+		return "--time-conversion needs --emit=FORMAT (or nvtxtc info)";
 	if (o->emit && o->emit->needs_output && !o->output) {
 		static char msg[128];
 		snprintf(msg, sizeof msg, "--emit=%s writes a binary file: give it with -o FILE",
@@ -265,6 +345,12 @@ static const char *validate_fmt(const struct options *o, int n)
 	if (o->check && o->in_place)
 		return "fmt takes --check or -i, not both";
 	return NULL;
+}
+
+static const char *validate_info(const struct options *o, int n)
+{
+	(void)o;
+	return n == 0 ? "no input files" : NULL;
 }
 
 static const char *validate_one_file(const struct options *o, int n)
@@ -458,6 +544,20 @@ static int parse_options(struct options *o, int argc, char **argv, const struct 
 				return r;
 			}
 			break;
+		case OPT_TIME_CONVERSION: {
+			char err[320];
+			if (nvtxt_tconv_parse(&o->tconv, optarg, err, sizeof err) != 0)
+				return usage_error(sink, "--time-conversion=%s: %s", optarg, err);
+			break;
+		}
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				o->info_json = false;
+			else if (strcmp(optarg, "json") == 0)
+				o->info_json = true;
+			else
+				return usage_error(sink, "--format expects text or json, found '%s'", optarg);
+			break;
 		case OPT_STDIN_NAME:
 			o->stdin_name = optarg;
 			break;
@@ -490,6 +590,7 @@ int main(int argc, char **argv)
 	int first = 1, status;
 
 	nvtxt_diag_config_init(&opt.diag);
+	nvtxt_tconv_init(&opt.tconv);
 	run.printer.out = stderr;
 	run.printer.color = false;
 	run.sink = (struct nvtxt_diag_sink){ &run.printer, nvtxt_text_printer_report };

@@ -1,0 +1,108 @@
+#!/bin/sh
+# --emit=chrome (nvtxtc(1), CHROME TRACE EVENTS) and --time-conversion
+# (TIME CONVERSION).  Every valid test file (tests/emit, tests/lint,
+# tests/fmt, examples, the viewer's trace) is exported and the export is
+# parsed back with jansson by $TOOLS/chrome_check, which compares it with
+# the file's checked events (its normal form): every event present once,
+# B/E balanced per thread, times exact to the nanosecond.  Then the
+# errors, the exact timestamps and --emit=nvtxt with a conversion, by hand.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+CHECK=${TOOLS:-$top/build/tests/tools}/chrome_check
+# Tick clocks converted without overflow anywhere in int64 (lin and lerp at slope 1).
+CONV="Qpc:lin:0,0,1000000000 Rdtsc:lerp:0,0,1000,1000 CNTVCT:lin:5,5,1000000000 FileTime:lerp:-10,-10,10,10"
+OPTS=
+for c in $CONV; do OPTS="$OPTS --time-conversion=$c"; done
+
+if ! [ -x "$CHECK" ]; then
+	skip "no $CHECK (make check builds it)"
+	done_testing
+	exit
+fi
+for f in tests/emit/*.nvtxt tests/lint/*.nvtxt tests/fmt/*.nvtxt examples/*.nvtxt tests/viewer/ranges.nvtxt; do
+	"$NVTXTC" lint -w "$f" >/dev/null 2>&1 || continue   # not a valid file
+	# shellcheck disable=SC2086
+	"$NVTXTC" --emit=chrome $OPTS -o "$T/x.json" "$f" 2>"$T/err"
+	ok $? "$f exports"
+	# shellcheck disable=SC2086
+	"$CHECK" "$f" "$T/x.json" $CONV >"$T/check" 2>&1
+	st=$?
+	ok $st "$f: the export matches its events"
+	[ $st = 0 ] || sed 's/^/# /' "$T/check" | head -n 10
+done
+
+# The checker finds a time one nanosecond off, and a missing event.
+"$NVTXTC" --emit=chrome -o "$T/v.json" tests/viewer/ranges.nvtxt
+sed 's/"ts":400.0,/"ts":400.001,/' "$T/v.json" >"$T/bad.json"
+"$CHECK" tests/viewer/ranges.nvtxt "$T/bad.json" >"$T/check" 2>&1
+is "$?:$(head -n 1 "$T/check")" "1:chrome_check: pop at line 14: 1000400001 ns, expected 1000400000" \
+	"chrome_check sees a time 1 ns off"
+grep -v '"name":"fence"' "$T/v.json" >"$T/bad.json"
+"$CHECK" tests/viewer/ranges.nvtxt "$T/bad.json" >"$T/check" 2>&1
+is "$?:$(head -n 1 "$T/check")" "1:chrome_check: markers missing from the export" "chrome_check sees a missing marker"
+
+# Exact timestamps: microseconds with the nanosecond digits, from a whole-second origin.
+printf 'Marker, 1700000000123456789, ClockMonotonicRaw, 1, 2, , , "m", \nMarker, 1700000000999999999, ClockMonotonicRaw, 1, 2, , , "n", \n' >"$T/big.nvtxt"
+"$NVTXTC" --emit=chrome "$T/big.nvtxt" >"$T/big.json"
+grep -c '"ts":123456.789,\|"ts":999999.999,\|"nvtxtc_time_origin_ns":1700000000000000000' "$T/big.json" >"$T/n"
+is "$(cat "$T/n")" 3 "1.7e18 ns: ts 123456.789 and 999999.999 after origin 1700000000000000000, exactly"
+# Far from the origin: the nearest double as ts, and the exact nanoseconds in args.ns.
+printf 'Marker, 0, Manual, 1, 2, , , "a", \nMarker, 9223372036854775807, Manual, 1, 2, , , "b", \n' >"$T/far.nvtxt"
+"$NVTXTC" --emit=chrome "$T/far.nvtxt" >"$T/far.json"
+grep -q '"ns":9223372036854775807' "$T/far.json"
+ok $? "INT64_MAX ns, 292 years from the origin: exact in args.ns"
+"$CHECK" "$T/far.nvtxt" "$T/far.json" >/dev/null
+ok $? "the far export checks"
+# FileTime: 100 ns since 1601 become ns since 1970.
+printf 'Marker, 133000000000000000, FileTime, 1, 2, , , "2022", \n' >"$T/ft.nvtxt"
+"$NVTXTC" --emit=chrome "$T/ft.nvtxt" | grep -c '"ts":0.0,.*\|"nvtxtc_time_origin_ns":1655526400000000000' >"$T/n"
+is "$(cat "$T/n")" 2 "FileTime 133000000000000000 is 1655526400000000000 ns since 1970"
+
+# A tick clock without a conversion: an error at its first event, naming the option; nothing written.
+printf 'Marker, 100, ClockMonotonicRaw, 1, 2, , , "ok", \nMarker, 7, Qpc, 1, 2, , , "tick", \n' >"$T/qpc.nvtxt"
+"$NVTXTC" --emit=chrome -o "$T/q.json" "$T/qpc.nvtxt" 2>"$T/err"
+is "$?" 1 "Qpc without --time-conversion: exit 1"
+grep -q "qpc.nvtxt:2:1: error: time base Qpc counts ticks of a clock whose rate nvtxtc does not know: give --time-conversion=Qpc:lin:NS_A,T_A,FREQ or --time-conversion=Qpc:lerp:NS_A,T_A,NS_B,T_B (see nvtxtc(1), TIME CONVERSION) \[time-conversion\]" "$T/err"
+ok $? "the error says where, why, and which option fixes it"
+sed 's/^/# /' "$T/err" | head -n 3
+! [ -e "$T/q.json" ]
+ok $? "no partial output file"
+grep -q '^1 error generated' "$T/err"
+ok $? "the error is counted"
+"$NVTXTC" --emit=chrome --time-conversion=Qpc:lin:0,0,1000 "$T/qpc.nvtxt" | grep -q '"name":"tick","ph":"i","s":"t","ts":7000.0,'
+ok $? "with Qpc at 1 kHz the marker converts (7 ticks = 7000000 ns)"
+# Overflow is an error, never a wrapped value.
+"$NVTXTC" --emit=chrome --time-conversion=Qpc:lin:0,0,1 "$T/qpc.nvtxt" 2>"$T/err" >/dev/null
+is "$?:$(grep -c 'outside the int64 range' "$T/err")" "0:0" "7 s at 1 Hz does not overflow"
+printf 'Marker, 9223372037, Qpc, 1, 2, , , "late", \n' >"$T/over.nvtxt"
+"$NVTXTC" --emit=chrome --time-conversion=Qpc:lin:0,0,1 -o "$T/o.json" "$T/over.nvtxt" 2>"$T/err"
+is "$?:$(head -n 1 "$T/err")" "1:$T/over.nvtxt:1:1: error: time 9223372037 of time base Qpc is outside the int64 range of nanoseconds after --time-conversion=Qpc:lin [time-conversion]" \
+	"9223372037 s overflows int64 ns: an error at its line"
+# A file with errors exports nothing under -o.
+printf 'Marker, 1, ClockMonotonicRaw, 1, 2, , , "a", \nRangePop, 5, ClockMonotonicRaw, 1, 2\n' >"$T/bad.nvtxt"
+"$NVTXTC" --emit=chrome -o "$T/b.json" "$T/bad.nvtxt" 2>/dev/null
+is "$?:$([ -e "$T/b.json" ] && echo written)" "1:" "a file with errors: exit 1 and no output"
+
+# --emit=nvtxt under a conversion: nvtxtc(1)'s example, Qpc 7 at 10 MHz = 700 ns, TimeBase Manual.
+printf 'Marker, 7, Qpc, 1, 2,,,,\nMarker, 7, Rdtsc, 1, 2,,,,\n' >"$T/m.nvtxt"
+"$NVTXTC" --emit=nvtxt --time-conversion=Qpc:lin:0,0,10000000 "$T/m.nvtxt" >"$T/out"
+printf 'Marker, 700, "Manual", 1, 2,,,,\nMarker, 7, "Rdtsc", 1, 2,,,,\n' >"$T/want"
+same_file "$T/out" "$T/want" "--emit=nvtxt converts the given time base to Manual ns, the others not"
+"$NVTXTC" --emit=nvtxt --time-conversion=Qpc:lin:0,0,10000000 "$T/out" >"$T/out2"
+same_file "$T/out2" "$T/want" "the converted normal form checks clean and is a fixed point"
+printf 'RangePush, 1000, Rdtsc, 1, 2,,,,\nRangePop, 3001000, Rdtsc, 1, 2\n' >"$T/p.nvtxt"
+"$NVTXTC" --emit=nvtxt --time-conversion=Rdtsc:lerp:0,1000,1000000,3001000 "$T/p.nvtxt" >"$T/out"
+printf 'RangePush, 0, "Manual", 1, 2,,,,\nRangePop, 1000000, "Manual", 1, 2\n' >"$T/want"
+same_file "$T/out" "$T/want" "--emit=nvtxt with lerp: a push and its pop both convert"
+
+# Usage errors.
+"$NVTXTC" --emit=chrome --time-conversion=Qpc:lin:1,2 "$T/m.nvtxt" >/dev/null 2>"$T/err"
+is "$?:$(head -n 1 "$T/err")" "2:nvtxtc: error: --time-conversion=Qpc:lin:1,2: lin expects 3 values (NS_A,T_A,FREQ), found 2 [usage]" \
+	"a short lin rule is a usage error"
+"$NVTXTC" --emit=chrome --time-conversion=QPC:lin:1,2,3 "$T/m.nvtxt" >/dev/null 2>"$T/err"
+grep -q "unknown time base 'QPC'" "$T/err"
+ok $? "an unknown time base in a rule is a usage error"
+"$NVTXTC" lint --time-conversion=Qpc:lin:1,2,3 "$T/m.nvtxt" >/dev/null 2>"$T/err"
+is "$?:$(head -n 1 "$T/err")" "2:nvtxtc: error: --time-conversion needs --emit=FORMAT (or nvtxtc info) [usage]" \
+	"--time-conversion without a back end is a usage error"
+done_testing
