@@ -117,6 +117,8 @@ for size in $BENCH_SIZES; do
 	best emit=nvtxt "$size" "$f" "$runs" "$NVTXTC" --emit=nvtxt "$f"
 	best emit=payload "$size" "$f" "$runs" "$NVTXTC" --emit=payload -o "$out" "$f"
 	best fmt "$size" "$f" "$runs" "$NVTXTC" fmt "$f"
+	best emit=chrome "$size" "$f" "$runs" "$NVTXTC" --emit=chrome "$f"
+	best info "$size" "$f" "$runs" "$NVTXTC" info "$f"
 	if [ "$BENCH_KEEP" != 1 ]; then
 		rm -f "$f" "$out"
 	fi
@@ -134,7 +136,7 @@ $2 == "SKIPPED" { skipped[$1] = $3; nsz++; sz[nsz] = $1; next }
 	t[$1, $2] = $3 / 1e6; rss[$1, $2] = $4 / 1024; bytes[$1] = $5; cput[$1, $2] = $6 / 1e6
 }
 END {
-	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt", cmd, " ")
+	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt emit=chrome info", cmd, " ")
 	printf "nvtxtc bench: %d x %s; %s; best of %d runs below 1 GB, 1 run at 1 GB\n", nproc, cpu, awkver, runs
 	printf "%-8s %-13s %9s %9s %9s %9s %9s %9s\n", "size", "command", "seconds", "MB/s", "x awk", "x lint", "RSS MiB", "CPU s"
 	for (i = 1; i <= nsz; i++) {
@@ -189,6 +191,22 @@ END {
 	printf "  %s lint <= lint -j 1 (file/pipe):%s\n", verdict(ok6), l6
 	printf "  %s lint <= 0.5x awk:%s\n", verdict(ok7), l7
 	printf "  %s lint -j 1 <= 0.7x awk:%s\n", verdict(ok8), l8
+	print ""
+	# issue 14: --emit=chrome and info within 1.5x of lint at 100 MB; their memory flat
+	lc = lm = ""; okc = okm = 1
+	for (i = 1; i <= nsz; i++) {
+		s = sz[i]; if (s in skipped) continue
+		h = human(bytes[s])
+		r = t[s, "emit=chrome"] / t[s, "lint"]; r2 = t[s, "info"] / t[s, "lint"]
+		lc = lc sprintf(" %s %.2fx/%.2fx;", h, r, r2)
+		if (bytes[s] >= 1e8 && bytes[s] < 1e9 && (r > 1.5 || r2 > 1.5)) okc = 0
+		lm = lm sprintf(" %s %.1f/%.1f MiB;", h, rss[s, "emit=chrome"], rss[s, "info"])
+		if (!c0) { c0 = rss[s, "emit=chrome"]; i0 = rss[s, "info"] }
+		if (rss[s, "emit=chrome"] > 1.5 * c0 + 2 || rss[s, "info"] > 1.5 * i0 + 2) okm = 0
+	}
+	print "targets of issue 14:"
+	printf "  %s emit=chrome and info <= 1.5x lint at 100 MB (chrome/info):%s\n", verdict(okc), lc
+	printf "  %s peak RSS of emit=chrome and info flat (<= 1.5x + 2 MiB of the smallest size):%s\n", verdict(okm), lm
 	print ""
 	print "targets of issue 5:"
 	printf "  %s lint <= 1.0x awk:%s\n", verdict(ok1), l1
