@@ -18,7 +18,10 @@ struct nvtxt_backend {
 	 * One checked call.  For a RangePush the event is delivered at the
 	 * push; for the matching RangePop, ev->push points at the push's
 	 * event.  Returns 0, or -1 on an I/O error (errno set), which stops
-	 * the compilation.
+	 * the compilation.  errno EDOM or ERANGE: not an I/O error but a
+	 * time the back end could not convert to nanoseconds (timeconv.h),
+	 * which it describes itself (nvtxt_chrome_error, the filter's
+	 * `error`); the driver reports it as an error of the input.
 	 */
 	int (*event)(void *user, const struct nvtxt_event *ev);
 	/*
