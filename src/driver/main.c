@@ -229,7 +229,7 @@ static void print_row(FILE *out, const char *left, const char *help)
 {
 	const char *nl;
 
-	if (strlen(left) > 20)
+	if (strlen(left) > 20 && left[0] == '-')
 		fprintf(out, "  %s\n%23s", left, ""); /* a long option: its help on the next line */
 	else
 		fprintf(out, "  %-20s ", left);
