@@ -31,7 +31,11 @@ YY_DECL;
 }
 
 %code {
+#include <stdlib.h>
 #include <string.h>
+/* the parser's stack through the library's allocator: out of memory returns from nvtxt_compile */
+#define YYMALLOC xmalloc
+#define YYFREE free
 /* A rule's location: from its first symbol to the end of its last; an empty rule sits right after the previous symbol. */
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                                  \
 	do {                                                                         \

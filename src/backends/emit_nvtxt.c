@@ -3,11 +3,12 @@
  *
  * It runs once per event, so it is written for speed.  A line is formatted
  * in one pass, without bounds checks, into memory known to be large enough
- * for it: the free part of the stream's own buffer (out_window), else a
- * buffer on the stack.  What the printer needs to know about the commands
- * comes from lang.c, read once per thread into a `struct printer`, which
- * also remembers the last ProcessId, ThreadId and Color it printed, as
- * those repeat from line to line.  The lines of the event commands, whose
+ * for it: the free part of the writer's own buffer (EMIT_BUFFER bytes,
+ * handed to fwrite when full), else a buffer on the heap for a line longer
+ * than that.  What the printer needs to know about the commands comes from
+ * lang.c, read once per writer into a `struct printer`, which also
+ * remembers the last ProcessId, ThreadId and Color it printed, as those
+ * repeat from line to line.  The lines of the event commands, whose
  * default definitions share one pattern, are written by straight-line code
  * (format_event) instead of the general loop over the definition
  * (format_generic), once the printer has checked that lang.c's definition
@@ -34,12 +35,8 @@ struct memo {
 	unsigned char len;
 };
 
-/*
- * The printer's state in one thread, built from lang.c on first use (so
- * there is no lock and no shared mutable state).
- */
+/* The printer's state, built from lang.c when a writer is made. */
 struct printer {
-	bool ready;
 	struct command_plan {
 		char name[24];         /* the command's name, NUL-padded: copied whole */
 		unsigned char name_len;
@@ -123,7 +120,7 @@ static void printer_init(struct printer *pr)
 		size_t len = strlen(name), n = nvtxt_command_default_args((enum nvtxt_command)i, args);
 
 		if (len >= sizeof c->name)
-			abort(); /* cannot happen: lang.c's names are at most 18 bytes */
+			len = sizeof c->name - 1; /* cannot happen: lang.c's names are at most 18 bytes */
 		memcpy(c->name, name, len);
 		c->name_len = (unsigned char)len;
 		c->nargs = (unsigned char)n;
@@ -137,7 +134,7 @@ static void printer_init(struct printer *pr)
 		char q = quote_of(s);
 
 		if (s.len + 2 > sizeof pr->tb[i].text)
-			abort(); /* cannot happen: lang.c's names are at most 17 bytes */
+			s.len = sizeof pr->tb[i].text - 2; /* cannot happen: lang.c's names are at most 17 bytes */
 		pr->tb[i].text[0] = q;
 		memcpy(pr->tb[i].text + 1, s.ptr, s.len);
 		pr->tb[i].text[s.len + 1] = q;
@@ -147,17 +144,6 @@ static void printer_init(struct printer *pr)
 	memcpy(pr->process_id.text, "0", pr->process_id.len = 1);
 	memcpy(pr->thread_id.text, "0", pr->thread_id.len = 1);
 	memcpy(pr->color.text, "0x00000000", pr->color.len = 10);
-	pr->ready = true;
-}
-
-/* This thread's printer. */
-static struct printer *printer(void)
-{
-	static _Thread_local struct printer pr;
-
-	if (!pr.ready)
-		printer_init(&pr);
-	return &pr;
 }
 
 /*
@@ -401,106 +387,37 @@ static char *format_line(char *p, struct printer *pr, const struct nvtxt_event *
 						: format_generic(p, pr, ev);
 }
 
-#if defined(__GLIBC__) && defined(__putc_unlocked_body)
-/*
- * The free part of out's buffer if it holds at least n bytes, else NULL.
- * On glibc that part is [_IO_write_ptr, _IO_write_end), the window that
- * putc_unlocked() fills without a call (__putc_unlocked_body in <stdio.h>):
- * storing k bytes there and advancing _IO_write_ptr by k (out_commit) is
- * what k putc_unlocked() calls do when the buffer has room.  The window is
- * empty for an unbuffered or line-buffered stream (a terminal), a stream
- * that is reading, and one without a buffer yet; those get fwrite.
- */
-static char *out_window(FILE *out, size_t n)
-{
-	char *p = out->_IO_write_ptr, *end = out->_IO_write_end;
+/* The writer's buffer: lines are stored here and handed to fwrite when it is full. */
+enum { EMIT_BUFFER = 64 * 1024 };
 
-	return p < end && (size_t)(end - p) >= n ? p : NULL;
-}
+struct nvtxt_emit_nvtxt {
+	FILE *out;
+	size_t n;                 /* bytes of buf in use */
+	int error;                /* the first write error (errno), then every call fails */
+	struct printer pr;
+	char buf[EMIT_BUFFER];
+};
 
-/* Marks the window's bytes up to `end` as written. */
-static void out_commit(FILE *out, char *end)
+struct nvtxt_emit_nvtxt *nvtxt_emit_nvtxt_new(FILE *out)
 {
-	out->_IO_write_ptr = end;
-}
-#else
-/* Elsewhere every line goes through fwrite. */
-static char *out_window(FILE *out, size_t n)
-{
-	(void)out, (void)n;
-	return NULL;
-}
+	struct nvtxt_emit_nvtxt *w = malloc(sizeof *w);
 
-static void out_commit(FILE *out, char *end)
-{
-	(void)out, (void)end;
-}
-#endif
-
-/*
- * Writes ev's line when out's window has no room for line_bound(pr, ev) =
- * bound bytes (0: ev cannot be printed): writes the buffer out to make
- * room, or formats the line on the stack (or the heap, for a long one)
- * and hands it to fwrite.  Returns 0, or -1 with errno set.
- */
-EMIT_COLD
-static int write_line_slow(FILE *out, struct printer *pr, const struct nvtxt_event *ev,
-			   size_t bound)
-{
-	char local[1024], *buf;
-	size_t n;
-	bool ok;
-
-	if (!bound) {
-		errno = EINVAL;
-		return -1;
+	if (!w) {
+		errno = ENOMEM;
+		return NULL;
 	}
-	if (out_window(out, 1)) {
-		/* A buffer too full for the line: write it out and use it all. */
-		if (fflush(out) != 0)
-			goto fail;
-		buf = out_window(out, bound);
-		if (buf) {
-			out_commit(out, format_line(buf, pr, ev));
-			return 0;
-		}
-	}
-	buf = bound <= sizeof local ? local : malloc(bound);
-	if (!buf)
-		return -1;
-	n = (size_t)(format_line(buf, pr, ev) - buf);
-	ok = fwrite(buf, 1, n, out) == n && !ferror(out);
-	if (buf != local)
-		free(buf);
-	if (ok)
-		return 0;
-fail:
-	if (!errno)
-		errno = EIO;
-	return -1;
+	w->out = out;
+	w->n = 0;
+	w->error = 0;
+	printer_init(&w->pr);
+	return w;
 }
 
-int nvtxt_emit_nvtxt_event(FILE *out, const struct nvtxt_event *ev)
+/* Hands `n` bytes at p to fwrite; 0, or -1 with errno set (EIO when the stream says nothing). */
+static int write_out(FILE *out, const char *p, size_t n)
 {
-	struct printer *pr = printer();
-	size_t bound = line_bound(pr, ev);
-	char *buf = bound ? out_window(out, bound) : NULL;
-
-	if (!buf)
-		return write_line_slow(out, pr, ev, bound);
-	out_commit(out, format_line(buf, pr, ev));
-	return 0;
-}
-
-static int emit_event(void *user, const struct nvtxt_event *ev)
-{
-	return nvtxt_emit_nvtxt_event(user, ev);
-}
-
-static int emit_finish(void *user)
-{
-	FILE *out = user;
-	if (fflush(out) != 0 || ferror(out)) {
+	errno = 0;
+	if (n && (fwrite(p, 1, n, out) != n || ferror(out))) {
 		if (!errno)
 			errno = EIO;
 		return -1;
@@ -508,7 +425,114 @@ static int emit_finish(void *user)
 	return 0;
 }
 
-struct nvtxt_backend nvtxt_emit_nvtxt_backend(FILE *out)
+/* Writes the buffer out; 0, or -1 with errno set (and remembered). */
+static int drain(struct nvtxt_emit_nvtxt *w)
 {
-	return (struct nvtxt_backend){ .user = out, .event = emit_event, .finish = emit_finish };
+	if (w->error) {
+		errno = w->error;
+		return -1;
+	}
+	if (write_out(w->out, w->buf, w->n) != 0) {
+		w->error = errno;
+		return -1;
+	}
+	w->n = 0;
+	return 0;
+}
+
+/*
+ * Writes ev's line when the buffer has no room for line_bound(pr, ev) =
+ * bound bytes (0: ev cannot be printed): writes the buffer out to make
+ * room, or, for a line longer than the buffer, formats it on the heap.
+ * Returns 0, or -1 with errno set.
+ */
+EMIT_COLD
+static int write_line_slow(struct nvtxt_emit_nvtxt *w, const struct nvtxt_event *ev, size_t bound)
+{
+	char *line;
+	int rc;
+
+	if (!bound) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (drain(w) != 0)
+		return -1;
+	if (bound <= sizeof w->buf) {
+		w->n = (size_t)(format_line(w->buf, &w->pr, ev) - w->buf);
+		return 0;
+	}
+	line = malloc(bound);
+	if (!line) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = write_out(w->out, line, (size_t)(format_line(line, &w->pr, ev) - line));
+	if (rc != 0)
+		w->error = errno;
+	free(line);
+	return rc;
+}
+
+static int emit_event(void *user, const struct nvtxt_event *ev)
+{
+	struct nvtxt_emit_nvtxt *w = user;
+	size_t bound = line_bound(&w->pr, ev);
+
+	if (!bound || bound > sizeof w->buf - w->n || w->error)
+		return write_line_slow(w, ev, bound);
+	w->n = (size_t)(format_line(w->buf + w->n, &w->pr, ev) - w->buf);
+	return 0;
+}
+
+int nvtxt_emit_nvtxt_flush(struct nvtxt_emit_nvtxt *w)
+{
+	if (drain(w) != 0)
+		return -1;
+	if (fflush(w->out) != 0 || ferror(w->out)) {
+		if (!errno)
+			errno = EIO;
+		w->error = errno;
+		return -1;
+	}
+	return 0;
+}
+
+static int emit_finish(void *user)
+{
+	return nvtxt_emit_nvtxt_flush(user);
+}
+
+void nvtxt_emit_nvtxt_free(struct nvtxt_emit_nvtxt *w)
+{
+	free(w);
+}
+
+struct nvtxt_backend nvtxt_emit_nvtxt_backend(struct nvtxt_emit_nvtxt *w)
+{
+	return (struct nvtxt_backend){ .user = w, .event = emit_event, .finish = emit_finish };
+}
+
+int nvtxt_emit_nvtxt_event(FILE *out, const struct nvtxt_event *ev)
+{
+	struct printer pr;
+	char local[1024], *line;
+	size_t bound;
+	int rc;
+
+	printer_init(&pr);
+	bound = line_bound(&pr, ev);
+	if (!bound) {
+		errno = EINVAL;
+		return -1;
+	}
+	line = bound <= sizeof local ? local : malloc(bound);
+	if (!line) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = write_out(out, line, (size_t)(format_line(line, &pr, ev) - line));
+	if (line != local)
+		free(line);
+	return rc;
 }

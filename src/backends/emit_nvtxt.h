@@ -10,23 +10,37 @@
 #include "backend.h"
 
 /*
- * A back end that prints every event on `out` in normal form: one line per
- * event, the command's default definition, every argument explicit (an
- * absent optional one as nothing between commas), strings double-quoted
- * unless they contain '"', colors as 0xAARRGGBB, integers in decimal.
- * Its callbacks return -1 with errno set when writing to `out` fails.
- * `out` must stay open while the back end is used, and no other thread may
- * use it while a callback runs: lines are stored into its buffer the way
- * putc_unlocked() stores bytes, without taking its lock.
+ * A writer of the normal form on `out`: one line per event, the command's
+ * default definition, every argument explicit (an absent optional one as
+ * nothing between commas), strings double-quoted unless they contain '"',
+ * colors as 0xAARRGGBB, integers in decimal.  Lines are stored in the
+ * writer's own 64 KiB buffer and handed to fwrite(out) when it is full and
+ * at `finish` (or nvtxt_emit_nvtxt_flush), which also fflushes out.
+ * `out` must stay open until the writer is freed; the writer never closes
+ * it.  A writer is used by one thread at a time; writers are independent.
+ * Returns NULL with errno ENOMEM.
  */
-struct nvtxt_backend nvtxt_emit_nvtxt_backend(FILE *out);
+struct nvtxt_emit_nvtxt;
+struct nvtxt_emit_nvtxt *nvtxt_emit_nvtxt_new(FILE *out);
+/* Frees the writer without writing what it holds (call finish or flush first). */
+void nvtxt_emit_nvtxt_free(struct nvtxt_emit_nvtxt *w);
 
 /*
- * Prints one event's normal-form line (with its '\n') on out, under the
- * same rule as the back end.  Returns 0, or -1 with errno set: the write's
- * error (EIO when the stream's error flag is set without errno), ENOMEM
- * for a line too long for the stack, EINVAL for a command or TimeBase out
- * of range.
+ * The back end of a writer.  Its callbacks return -1 with errno set: the
+ * write's error (EIO when the stream's error flag is set without errno;
+ * after a write error every later call fails the same way), ENOMEM for a
+ * line longer than the buffer that cannot be allocated, EINVAL for a
+ * command or TimeBase out of range.
+ */
+struct nvtxt_backend nvtxt_emit_nvtxt_backend(struct nvtxt_emit_nvtxt *w);
+
+/* Writes out what the writer holds and fflushes out; 0, or -1 with errno set. */
+int nvtxt_emit_nvtxt_flush(struct nvtxt_emit_nvtxt *w);
+
+/*
+ * Prints one event's normal-form line (with its '\n') on out with one
+ * fwrite, without a writer (slower: for a single line).  Returns 0, or -1
+ * with errno set, as the back end's callbacks.
  */
 int nvtxt_emit_nvtxt_event(FILE *out, const struct nvtxt_event *ev);
 

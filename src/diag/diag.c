@@ -29,7 +29,7 @@ static char *vformat(const char *fmt, va_list ap)
 	struct buf b = { 0 };
 	buf_vprintf(&b, fmt, ap);
 	if (!b.ptr)
-		return xstrndup("", 0);
+		return tmp_strndup("", 0);
 	return b.ptr;
 }
 
@@ -42,7 +42,8 @@ struct nvtxt_diag *diag_begin(struct nvtxt_diags *e, enum nvtxt_check_id check,
 
 	if (!error_check && e->config->level[check] == NVTXT_LEVEL_OFF)
 		return NULL;
-	d = xcalloc(1, sizeof(*d));
+	d = tmp_alloc(sizeof(*d));
+	memset(d, 0, sizeof(*d));
 	d->check = check;
 	if (error_check) {
 		d->severity = NVTXT_SEV_ERROR;
@@ -68,7 +69,7 @@ void diag_note(struct nvtxt_diag *d, const struct nvtxt_loc *loc, const char *fm
 
 	if (!d)
 		return;
-	d->notes = xrealloc(d->notes, (d->nnotes + 1) * sizeof(*d->notes));
+	d->notes = tmp_realloc(d->notes, (d->nnotes + 1) * sizeof(*d->notes));
 	n = &d->notes[d->nnotes++];
 	memset(n, 0, sizeof(*n));
 	if (loc)
@@ -82,18 +83,19 @@ void diag_fixit(struct nvtxt_diag *d, const char *text)
 {
 	if (!d)
 		return;
-	free(d->fixit);
-	d->fixit = xstrndup(text, strlen(text));
+	tmp_free(d->fixit);
+	d->fixit = NULL;
+	d->fixit = tmp_strndup(text, strlen(text));
 }
 
 static void diag_free(struct nvtxt_diag *d)
 {
 	for (size_t i = 0; i < d->nnotes; i++)
-		free(d->notes[i].message);
-	free(d->notes);
-	free(d->message);
-	free(d->fixit);
-	free(d);
+		tmp_free(d->notes[i].message);
+	tmp_free(d->notes);
+	tmp_free(d->message);
+	tmp_free(d->fixit);
+	tmp_free(d);
 }
 
 void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d)
@@ -137,7 +139,8 @@ void diag_error(struct nvtxt_diags *e, enum nvtxt_check_id check, const struct n
 	if (!d)
 		return;
 	va_start(ap, fmt);
-	free(d->message);
+	tmp_free(d->message);
+	d->message = NULL;
 	d->message = vformat(fmt, ap);
 	va_end(ap);
 	diag_end(e, d);

@@ -221,6 +221,7 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 {
 	struct payload_file pf;
 	struct nvtxt_backend text;
+	struct nvtxt_emit_nvtxt *nw;
 	char err[512];
 	FILE *nf;
 	int status = payload_load(fd, display, &pf, sink);
@@ -235,7 +236,14 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 		payload_free(&pf);
 		return 2;
 	}
-	text = nvtxt_emit_nvtxt_backend(nf);
+	nw = nvtxt_emit_nvtxt_new(nf);
+	if (!nw) {
+		io_error(sink, NULL, "%s", strerror(errno));
+		fclose(nf);
+		payload_free(&pf);
+		return 2;
+	}
+	text = nvtxt_emit_nvtxt_backend(nw);
 	if (nvtxt_payload_decompile(pf.r, &text, err, sizeof err) != 0) {
 		driver_report(sink, NVTXT_CHECK_PAYLOAD_FORMAT, NVTXT_SEV_ERROR, display, "%s", err);
 		status = 1;
@@ -245,6 +253,7 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 	} else {
 		status = compile_one(opt, sink, totals, display, fileno(nf), display, be, NULL);
 	}
+	nvtxt_emit_nvtxt_free(nw);
 	fclose(nf);
 	payload_free(&pf);
 	return status;

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@
  */
 struct emit_state {
 	struct nvtxt_payload_writer *payload;
+	struct nvtxt_emit_nvtxt *nvtxt;
 	struct nvtxt_backend inner;
 	struct nvtxt_tconv_filter filter;
 };
@@ -52,7 +54,12 @@ static int start_nvtxt(const struct options *opt, FILE *out, struct nvtxt_backen
 {
 	struct emit_state *st = xcalloc(1, sizeof *st);
 
-	st->inner = nvtxt_emit_nvtxt_backend(out);
+	st->nvtxt = nvtxt_emit_nvtxt_new(out);
+	if (!st->nvtxt) {
+		free(st);
+		return -1;
+	}
+	st->inner = nvtxt_emit_nvtxt_backend(st->nvtxt);
 	convert_times(opt, st, be);
 	*state = st;
 	return 0;
@@ -78,6 +85,7 @@ static void stop_emit(void *state)
 	struct emit_state *st = state;
 
 	nvtxt_payload_writer_free(st->payload);
+	nvtxt_emit_nvtxt_free(st->nvtxt);
 	free(st);
 }
 
@@ -582,7 +590,7 @@ static int parse_options(struct options *o, int argc, char **argv, const struct 
 	return -1;
 }
 
-int main(int argc, char **argv)
+static int nvtxtc_main(int argc, char **argv)
 {
 	struct options opt = { .color = -1, .cmd = &subcommands[0] };
 	struct run run = { .opt = &opt };
@@ -628,4 +636,17 @@ int main(int argc, char **argv)
 		fputs(" generated.\n", stderr);
 	}
 	return finish_stdout(&run.sink, status);
+}
+
+int main(int argc, char **argv)
+{
+	static struct guard out_of_memory;
+
+	/* the library returns ENOMEM; the driver's own allocations end here (util.h) */
+	if (setjmp(out_of_memory.env)) {
+		fputs("nvtxtc: out of memory\n", stderr);
+		return 2;
+	}
+	guard_push(&out_of_memory);
+	return nvtxtc_main(argc, argv);
 }

@@ -96,18 +96,21 @@ int output_open(struct nvtxt_output *o, const char *path)
 		buf_free(&tmp);
 		return -1;
 	}
-	watch(tmp.ptr);
+	/* the name outlives the buffer (a temporary, util.h): the driver owns a copy */
+	o->tmp = xstrndup(tmp.ptr, tmp.len);
+	buf_free(&tmp);
+	watch(o->tmp);
 	if (fchmod(fd, mode) != 0 || !(o->file = fdopen(fd, "w"))) {
 		int e = errno;
 		close(fd);
-		unlink(tmp.ptr);
+		unlink(o->tmp);
 		pending_tmp = NULL;
 		free(target);
-		buf_free(&tmp);
+		free(o->tmp);
+		o->tmp = NULL;
 		errno = e;
 		return -1;
 	}
-	o->tmp = tmp.ptr;
 	o->path = target ? target : xstrndup(path, strlen(path));
 	return 0;
 }

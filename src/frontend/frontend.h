@@ -31,7 +31,9 @@ enum { FRONTEND_MAX_VALUES = 1024 };
 enum { FRONTEND_LINE_KEEP = 4096 };
 
 struct nvtxt_frontend {
-	/* input */
+	/* input: text in memory (text != NULL), else the file descriptor fd */
+	const char *text;
+	size_t text_len;
 	int fd;
 	bool seekable;
 	uint64_t base;            /* the file offset where reading began */
@@ -86,6 +88,9 @@ struct nvtxt_frontend {
  * when that line is done.
  */
 size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max);
+
+/* grammar/nvtxt.l's YY_FATAL_ERROR: ends the compilation (ENOMEM for memory, else ENOTRECOVERABLE). */
+NVTXT_NORETURN void frontend_scanner_fatal(const char *msg);
 
 /* grammar/nvtxt.l: forgets the end of input flex saw after a slow line's line break. */
 void frontend_scanner_line_done(void *scanner);

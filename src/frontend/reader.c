@@ -32,6 +32,8 @@ enum { CHUNKS_THREADED = 4 };
 
 struct reader {
 	int fd;
+	const char *text;         /* the input in memory, or NULL (then fd) */
+	size_t text_len, text_pos;
 	fast_line_fn *fast_line;  /* the fast path, or NULL: every line is slow */
 	bool want_thread;
 
@@ -62,10 +64,10 @@ struct reader {
 
 static struct chunk *chunk_new(void)
 {
-	struct chunk *c = calloc(1, sizeof(*c));
+	struct chunk *c = try_calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->bytes = calloc(1, READER_CHUNK + READER_PAD);
+	c->bytes = try_calloc(1, READER_CHUNK + READER_PAD);
 	if (!c->bytes) {
 		free(c);
 		return NULL;
@@ -85,14 +87,14 @@ static void chunk_free(struct chunk *c)
 
 struct reader *reader_new(int fd, bool fast_path, bool thread)
 {
-	struct reader *r = calloc(1, sizeof(*r));
+	struct reader *r = try_calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
 	r->fd = fd;
 	r->fast_line = fast_path ? fast_line_parser() : NULL;
 	r->want_thread = thread;
-	r->carry = malloc(READER_CHUNK);
+	r->carry = try_malloc(READER_CHUNK);
 	r->all[0] = chunk_new();
 	if (!r->carry || !r->all[0]) {
 		free(r->carry);
@@ -103,6 +105,17 @@ struct reader *reader_new(int fd, bool fast_path, bool thread)
 	r->nall = 1;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->changed, NULL);
+	return r;
+}
+
+struct reader *reader_new_text(const char *text, size_t len, bool fast_path, bool thread)
+{
+	struct reader *r = reader_new(-1, fast_path, thread);
+
+	if (r) {
+		r->text = text;
+		r->text_len = len;
+	}
 	return r;
 }
 
@@ -119,6 +132,16 @@ static void fill(struct reader *r, struct chunk *c)
 		memcpy(c->bytes, r->carry, r->carry_len);
 		c->len = r->carry_len;
 		r->carry_len = 0;
+	}
+	if (r->text) {
+		/* text in memory: copied, as the fast path needs the chunk's sentinel and padding */
+		size_t n = r->text_len - r->text_pos;
+		if (n > READER_CHUNK - c->len)
+			n = READER_CHUNK - c->len;
+		memcpy(c->bytes + c->len, r->text + r->text_pos, n);
+		c->len += n;
+		r->text_pos += n;
+		r->eof = r->text_pos == r->text_len;
 	}
 	while (c->len < READER_CHUNK && !r->eof && !r->io_errno) {
 		ssize_t n = read(r->fd, c->bytes + c->len, READER_CHUNK - c->len);

@@ -96,6 +96,8 @@ struct reader;
  * created, in this one).  Returns NULL when out of memory.
  */
 struct reader *reader_new(int fd, bool fast_path, bool thread);
+/* The same for text in memory (len bytes, kept alive and unchanged by the caller). */
+struct reader *reader_new_text(const char *text, size_t len, bool fast_path, bool thread);
 
 /*
  * The first bytes of the input (up to READER_CHUNK; *len of them), read

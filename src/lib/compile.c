@@ -5,6 +5,7 @@
  * the layout formatter.
  */
 #include <errno.h>
+#include <setjmp.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -158,6 +159,11 @@ size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max)
 	return n;
 }
 
+void frontend_scanner_fatal(const char *msg)
+{
+	nvtxt_fail(strstr(msg, "memory") ? ENOMEM : ENOTRECOVERABLE);
+}
+
 /* --- the source behind diagnostics --------------------------------------- */
 
 static const char *source_line(void *user, const struct nvtxt_loc *loc, size_t *len,
@@ -166,15 +172,17 @@ static const char *source_line(void *user, const struct nvtxt_loc *loc, size_t *
 	struct nvtxt_frontend *fe = user;
 	bool current = fe->line_done ? loc->line + 1 == fe->line : loc->line == fe->line;
 	uint64_t skip = 0;
+	const char *text;
 	ssize_t n;
 
 	*first_col = 1;
 	/*
-	 * A regular file is read back, so the excerpt is the line (or, for a
-	 * long line, a window around the column) even when the scanner is still
-	 * inside it; other inputs only have the start of the current line.
+	 * Text in memory and a regular file are read back, so the excerpt is
+	 * the line (or, for a long line, a window around the column) even when
+	 * the scanner is still inside it; other inputs only have the start of
+	 * the current line.
 	 */
-	if (!fe->seekable) {
+	if (!fe->text && !fe->seekable) {
 		if (!current)
 			return NULL;
 		*len = fe->line_text.len;
@@ -182,25 +190,33 @@ static const char *source_line(void *user, const struct nvtxt_loc *loc, size_t *
 	}
 	if (loc->col > FRONTEND_LINE_KEEP / 2)
 		skip = loc->col - 1 - FRONTEND_LINE_KEEP / 2;
-	buf_reset(&fe->excerpt);
-	buf_reserve(&fe->excerpt, FRONTEND_LINE_KEEP);
-	do
-		n = pread(fe->fd, fe->excerpt.ptr, FRONTEND_LINE_KEEP,
-			  (off_t)(fe->base + loc->line_offset + skip));
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return NULL;
-	fe->excerpt.len = (size_t)n;
-	for (size_t i = 0; i < fe->excerpt.len; i++)
-		if (fe->excerpt.ptr[i] == '\n') {
-			fe->excerpt.len = i;
-			break;
-		}
-	if (fe->excerpt.len && fe->excerpt.ptr[fe->excerpt.len - 1] == '\r')
-		fe->excerpt.len--;
-	*len = fe->excerpt.len;
+	if (fe->text) {
+		uint64_t at = loc->line_offset + skip;
+		if (at > fe->text_len)
+			return NULL;
+		text = fe->text + at;
+		n = (ssize_t)(fe->text_len - at < FRONTEND_LINE_KEEP ? fe->text_len - at : FRONTEND_LINE_KEEP);
+	} else {
+		/* the buffer was reserved by run(): no allocation here */
+		if (fe->excerpt.cap < FRONTEND_LINE_KEEP)
+			return NULL;
+		do
+			n = pread(fe->fd, fe->excerpt.ptr, FRONTEND_LINE_KEEP,
+				  (off_t)(fe->base + loc->line_offset + skip));
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return NULL;
+		text = fe->excerpt.ptr;
+	}
+	{
+		const char *nl = memchr(text, '\n', (size_t)n);
+		size_t l = nl ? (size_t)(nl - text) : (size_t)n;
+		if (l && text[l - 1] == '\r')
+			l--;
+		*len = l;
+	}
 	*first_col = (uint32_t)(skip + 1);
-	return fe->excerpt.ptr;
+	return text;
 }
 
 /* --- parser actions ------------------------------------------------------ */
@@ -449,87 +465,136 @@ static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 	push_tokens(fe, scanner, ps, true);
 }
 
-int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_result *res)
-{
+/*
+ * One compilation's state, in the frame of nvtxt_compile (not in the
+ * frame that calls setjmp, so that nothing it holds is indeterminate
+ * after the longjmp of a failure).
+ */
+struct compile_run {
+	const struct nvtxt_compile_options *opt;
 	struct nvtxt_frontend fe;
 	struct nvtxt_diags diags;
-	struct sema *sema = NULL;
+	struct sema *sema;
 	struct checked checked;
-	struct stat st;
 	yyscan_t scanner;
 	nvtxt_yypstate *ps;
-	int status;
+	struct guard guard;
+};
 
-	memset(&fe, 0, sizeof(fe));
-	memset(res, 0, sizeof(*res));
-	nvtxt_diags_init(&diags, opt->diag_config, opt->sink, opt->display_name);
-	fe.fd = opt->fd;
-	fe.seekable = fstat(opt->fd, &st) == 0 && S_ISREG(st.st_mode);
-	fe.keep_line_text = !fe.seekable;
-	if (fe.seekable) {
-		off_t at = lseek(opt->fd, 0, SEEK_CUR);
-		fe.base = at > 0 ? (uint64_t)at : 0;
-	}
-	fe.line = 1;
-	fe.col = 1;
-	fe.diags = &diags;
-	fe.source = (struct nvtxt_source){ &fe, source_line };
-	diags.source = &fe.source;
+/* The work of nvtxt_compile; any allocation in it may jump to run_guarded. */
+static void run(struct compile_run *c)
+{
+	const struct nvtxt_compile_options *opt = c->opt;
+	struct nvtxt_frontend *fe = &c->fe;
+
 	if (opt->syntax_check_only) {
-		fe.consume = consume_nothing;
+		fe->consume = consume_nothing;
 	} else if (opt->instruction) {
-		fe.consume = opt->instruction;
-		fe.consume_user = opt->instruction_user;
+		fe->consume = opt->instruction;
+		fe->consume_user = opt->instruction_user;
 	} else {
-		sema = sema_new(&diags, opt->backend);
-		sema_set_fast_path(sema, !opt->no_fast_paths);
-		checked = (struct checked){ sema, &diags };
-		fe.consume = consume_checked;
-		fe.consume_user = &checked;
+		c->sema = sema_new(&c->diags, opt->backend);
+		sema_set_fast_path(c->sema, !opt->no_fast_paths);
+		c->checked = (struct checked){ c->sema, &c->diags };
+		fe->consume = consume_checked;
+		fe->consume_user = &c->checked;
 	}
+	/* excerpts are read back into this buffer: allocated now, never in a printer's callback */
+	if (fe->seekable)
+		buf_reserve(&fe->excerpt, FRONTEND_LINE_KEEP);
+	if (fe->text)
+		fe->reader = reader_new_text(fe->text, fe->text_len, !opt->no_fast_paths, opt->read_ahead);
+	else
+		fe->reader = reader_new(opt->fd, !opt->no_fast_paths, opt->read_ahead);
+	if (!fe->reader)
+		nvtxt_fail(ENOMEM);
+	fe->fast_values = xmalloc(FRONTEND_MAX_VALUES * sizeof(*fe->fast_values));
+	c->ps = nvtxt_yypstate_new();
+	if (!c->ps)
+		nvtxt_fail(ENOMEM);
+	if (nvtxt_yylex_init_extra(fe, &c->scanner) != 0)
+		nvtxt_fail(ENOMEM);
+	parse_input(fe, c->scanner, c->ps);
+	if (c->sema && !fe->io_errno) {
+		sema_finish(c->sema);
+		diag_finish(&c->diags);
+	}
+}
 
-	fe.reader = reader_new(opt->fd, !opt->no_fast_paths, opt->read_ahead);
-	fe.fast_values = malloc(FRONTEND_MAX_VALUES * sizeof(*fe.fast_values));
-	ps = nvtxt_yypstate_new();
-	if (!fe.reader || !fe.fast_values || !ps || nvtxt_yylex_init_extra(&fe, &scanner) != 0) {
-		res->io_errno = ENOMEM;
-		if (ps)
-			nvtxt_yypstate_delete(ps);
-		if (sema)
-			sema_free(sema);
-		reader_free(fe.reader);
-		free(fe.fast_values);
-		return 2;
-	}
-	parse_input(&fe, scanner, ps);
-	nvtxt_yylex_destroy(scanner);
-	nvtxt_yypstate_delete(ps);
-	reader_free(fe.reader);
-	if (sema) {
-		if (!fe.io_errno) {
-			sema_finish(sema);
-			diag_finish(&diags);
+/* Runs `run` under a guard; returns 0, or the error of a failure (ENOMEM). */
+static int run_guarded(struct compile_run *c)
+{
+	if (setjmp(c->guard.env))
+		return c->guard.error;
+	guard_push(&c->guard);
+	run(c);
+	return 0;
+}
+
+int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_result *res)
+{
+	struct compile_run c;
+	struct nvtxt_frontend *fe = &c.fe;
+	struct stat st;
+	int failure, status;
+
+	memset(&c, 0, sizeof(c));
+	memset(res, 0, sizeof(*res));
+	c.opt = opt;
+	nvtxt_diags_init(&c.diags, opt->diag_config, opt->sink, opt->display_name);
+	if (opt->text) {
+		fe->text = opt->text;
+		fe->text_len = opt->text_len;
+	} else {
+		fe->fd = opt->fd;
+		fe->seekable = fstat(opt->fd, &st) == 0 && S_ISREG(st.st_mode);
+		fe->keep_line_text = !fe->seekable;
+		if (fe->seekable) {
+			off_t at = lseek(opt->fd, 0, SEEK_CUR);
+			fe->base = at > 0 ? (uint64_t)at : 0;
 		}
-		if (sema_io_errno(sema))
-			res->io_errno = sema_io_errno(sema);
-		sema_free(sema);
 	}
-	if (fe.io_errno)
-		res->io_errno = fe.io_errno;
-	free(diags.supp);
-	res->errors = diags.errors;
-	res->warnings = diags.warnings;
-	res->hidden_errors = diags.hidden_errors;
-	res->hidden_warnings = diags.hidden_warnings;
-	res->lines = fe.lines;
+	fe->line = 1;
+	fe->col = 1;
+	fe->diags = &c.diags;
+	fe->source = (struct nvtxt_source){ fe, source_line };
+	c.diags.source = &fe->source;
 
-	status = res->io_errno ? 2 : diags.errors ? 1 : 0;
-	arena_free(&fe.arena);
-	free(fe.values);
-	free(fe.fast_values);
-	free(fe.args);
-	free(fe.arg_locs);
-	buf_free(&fe.line_text);
-	buf_free(&fe.excerpt);
+	failure = run_guarded(&c);
+
+	/* the same teardown after a failure: every owner frees what it holds */
+	if (c.scanner)
+		nvtxt_yylex_destroy(c.scanner);
+	if (c.ps)
+		nvtxt_yypstate_delete(c.ps);
+	reader_free(fe->reader);
+	if (c.sema) {
+		if (sema_io_errno(c.sema))
+			res->io_errno = sema_io_errno(c.sema);
+		sema_free(c.sema);
+	}
+	free(c.diags.supp);
+	arena_free(&fe->arena);
+	free(fe->fast_values);
+	free(fe->values);
+	free(fe->args);
+	free(fe->arg_locs);
+	buf_free(&fe->line_text);
+	buf_free(&fe->excerpt);
+	if (failure)
+		guard_release(&c.guard); /* the temporaries nobody owned: messages being built */
+	else
+		guard_pop(&c.guard);
+
+	if (fe->io_errno)
+		res->io_errno = fe->io_errno;
+	if (failure)
+		res->io_errno = failure;
+	res->errors = c.diags.errors;
+	res->warnings = c.diags.warnings;
+	res->hidden_errors = c.diags.hidden_errors;
+	res->hidden_warnings = c.diags.hidden_warnings;
+	res->lines = fe->lines;
+	status = res->io_errno ? 2 : c.diags.errors ? 1 : 0;
 	return status;
 }

@@ -16,6 +16,8 @@
 struct nvtxt_compile_options {
 	const char *display_name;                 /* the name diagnostics show */
 	int fd;                                   /* input, read from its current position to EOF */
+	const char *text;                         /* or, when not NULL, this text of text_len bytes */
+	size_t text_len;
 	const struct nvtxt_diag_config *diag_config;
 	struct nvtxt_diag_sink sink;              /* where diagnostics go */
 	/*

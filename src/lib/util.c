@@ -1,39 +1,129 @@
 /*
  * util.c - memory, buffers, hashing and spelling suggestions.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
-static void out_of_memory(void)
+/* --- guards ------------------------------------------------------------------ */
+
+static _Thread_local struct guard *current_guard;
+/* temporaries allocated outside any guard (a caller that never failed so far) */
+static _Thread_local struct tmp_hdr loose_temps;
+/* the test hook: allocations left before the one that fails (-1: none fails) */
+static _Thread_local long fail_countdown = -1;
+static _Thread_local unsigned long alloc_count;
+
+static struct tmp_hdr *temps_of(struct guard *g)
 {
-	fputs("nvtxtc: out of memory\n", stderr);
-	exit(2);
+	struct tmp_hdr *head = g ? &g->temps : &loose_temps;
+	if (!head->next)
+		head->next = head->prev = head;
+	return head;
+}
+
+void guard_push(struct guard *g)
+{
+	g->error = 0;
+	g->prev = current_guard;
+	g->temps.next = g->temps.prev = &g->temps;
+	current_guard = g;
+}
+
+void guard_pop(struct guard *g)
+{
+	struct tmp_hdr *head = &g->temps, *to = temps_of(g->prev);
+
+	current_guard = g->prev;
+	if (head->next == head)
+		return;
+	/* splice g's list at the end of the enclosing one */
+	head->next->prev = to->prev;
+	to->prev->next = head->next;
+	head->prev->next = to;
+	to->prev = head->prev;
+	head->next = head->prev = head;
+}
+
+void guard_release(struct guard *g)
+{
+	struct tmp_hdr *head = &g->temps;
+
+	while (head->next != head) {
+		struct tmp_hdr *h = head->next;
+		head->next = h->next;
+		free(h);
+	}
+	head->prev = head;
+	current_guard = g->prev;
+}
+
+void nvtxt_fail(int error)
+{
+	struct guard *g = current_guard;
+
+	if (!g)
+		__builtin_trap(); /* a library bug: an entry point that allocates without a guard */
+	g->error = error;
+	longjmp(g->env, 1);
+}
+
+unsigned long nvtxt_test_fail_alloc_after(long n)
+{
+	unsigned long made = alloc_count;
+	alloc_count = 0;
+	fail_countdown = n;
+	return made;
+}
+
+static bool injected_failure(void)
+{
+	alloc_count++;
+	if (fail_countdown < 0)
+		return false;
+	return fail_countdown-- == 0;
+}
+
+void *try_malloc(size_t size)
+{
+	return injected_failure() ? NULL : malloc(size ? size : 1);
+}
+
+void *try_calloc(size_t count, size_t size)
+{
+	return injected_failure() ? NULL : calloc(count ? count : 1, size ? size : 1);
+}
+
+void *try_realloc(void *ptr, size_t size)
+{
+	return injected_failure() ? NULL : realloc(ptr, size ? size : 1);
 }
 
 void *xmalloc(size_t size)
 {
-	void *p = malloc(size ? size : 1);
+	void *p = try_malloc(size);
 	if (!p)
-		out_of_memory();
+		nvtxt_fail(ENOMEM);
 	return p;
 }
 
 void *xcalloc(size_t count, size_t size)
 {
-	void *p = calloc(count ? count : 1, size ? size : 1);
+	void *p = try_calloc(count, size);
 	if (!p)
-		out_of_memory();
+		nvtxt_fail(ENOMEM);
 	return p;
 }
 
 void *xrealloc(void *ptr, size_t size)
 {
-	void *p = realloc(ptr, size ? size : 1);
+	void *p = try_realloc(ptr, size);
 	if (!p)
-		out_of_memory();
+		nvtxt_fail(ENOMEM);
 	return p;
 }
 
@@ -45,28 +135,92 @@ char *xstrndup(const char *s, size_t len)
 	return p;
 }
 
+static size_t grown_cap(size_t cap, size_t need, size_t size)
+{
+	size_t n = cap ? cap : 8;
+
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / size)
+			nvtxt_fail(ENOMEM);
+		n *= 2;
+	}
+	return n;
+}
+
 void xgrow(void **ptr, size_t *cap, size_t need, size_t size)
 {
 	size_t n;
 
 	if (need <= *cap)
 		return;
-	n = *cap ? *cap : 8;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / size)
-			out_of_memory();
-		n *= 2;
-	}
+	n = grown_cap(*cap, need, size);
 	*ptr = xrealloc(*ptr, n * size);
 	*cap = n;
 }
 
+/* --- temporaries ----------------------------------------------------------- */
+
+void *tmp_realloc(void *ptr, size_t size)
+{
+	struct tmp_hdr *h = ptr ? (struct tmp_hdr *)ptr - 1 : NULL, *head, *moved;
+
+	if (size > SIZE_MAX - sizeof(*h))
+		nvtxt_fail(ENOMEM);
+	if (!h) {
+		h = xmalloc(sizeof(*h) + size);
+		head = temps_of(current_guard);
+		h->next = head;
+		h->prev = head->prev;
+		head->prev->next = h;
+		head->prev = h;
+		h->size = size;
+		return h + 1;
+	}
+	moved = try_realloc(h, sizeof(*h) + size);
+	if (!moved)
+		nvtxt_fail(ENOMEM); /* h is still linked: the guard frees it */
+	/* the neighbours point at the old address: relink */
+	moved->prev->next = moved;
+	moved->next->prev = moved;
+	moved->size = size;
+	return moved + 1;
+}
+
+void *tmp_alloc(size_t size)
+{
+	return tmp_realloc(NULL, size);
+}
+
+char *tmp_strndup(const char *s, size_t len)
+{
+	char *p = tmp_alloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+void tmp_free(void *ptr)
+{
+	struct tmp_hdr *h;
+
+	if (!ptr)
+		return;
+	h = (struct tmp_hdr *)ptr - 1;
+	h->prev->next = h->next;
+	h->next->prev = h->prev;
+	free(h);
+}
+
+/* --- buffers --------------------------------------------------------------- */
+
 void buf_reserve(struct buf *b, size_t extra)
 {
-	void *p = b->ptr;
+	if (extra > SIZE_MAX - b->len - 1)
+		nvtxt_fail(ENOMEM);
 	if (b->len + extra + 1 > b->cap) {
-		xgrow(&p, &b->cap, b->len + extra + 1, 1);
-		b->ptr = p;
+		size_t n = grown_cap(b->cap, b->len + extra + 1, 1);
+		b->ptr = tmp_realloc(b->ptr, n);
+		b->cap = n;
 	}
 }
 
@@ -140,7 +294,7 @@ void buf_add_list(struct buf *b, const char *const *names, size_t n, const char 
 
 void buf_free(struct buf *b)
 {
-	free(b->ptr);
+	tmp_free(b->ptr);
 	b->ptr = NULL;
 	b->len = b->cap = 0;
 }

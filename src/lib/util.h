@@ -4,6 +4,7 @@
 #ifndef NVTXT_UTIL_H
 #define NVTXT_UTIL_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,8 +12,10 @@
 
 #if defined(__GNUC__)
 #define NVTXT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define NVTXT_NORETURN __attribute__((noreturn))
 #else
 #define NVTXT_PRINTF(f, a)
+#define NVTXT_NORETURN
 /*
  * The length in bytes (1-4) of the well-formed UTF-8 sequence at p, which
  * has n bytes left, or 0 when p does not start one (NUL counts as invalid).
@@ -22,8 +25,40 @@ size_t utf8_seq(const unsigned char *p, size_t n);
 #endif
 
 /*
- * Allocation that never returns NULL: on exhaustion it prints
- * "nvtxtc: out of memory" and exits with status 2 (an I/O-class failure).
+ * Failure without exit: a guard.  Every library entry point that may
+ * allocate (nvtxt_compile) pushes a guard and calls setjmp on its `env`;
+ * when memory runs out (or flex reports a fatal error), nvtxt_fail
+ * longjmps there with `error` set (ENOMEM), and the entry point frees
+ * what it owns, then calls guard_release, which frees the temporaries
+ * still registered with the guard (tmp_alloc: buffers, diagnostic records
+ * being built), and returns the error.  Guards nest per thread; nothing
+ * is shared between threads.  Callbacks that the library calls (sinks,
+ * back ends) run inside the guard of the compile that calls them, but the
+ * library functions they may call (the printer, the source lines) never
+ * fail that way.
+ */
+struct tmp_hdr {
+	struct tmp_hdr *prev, *next;
+	size_t size;
+	size_t pad_;          /* keeps the data 32-byte aligned after the header (x86-64, LP64) */
+};
+struct guard {
+	jmp_buf env;
+	int error;            /* what nvtxt_fail was given */
+	struct guard *prev;
+	struct tmp_hdr temps; /* the temporaries allocated under this guard: a circular list */
+};
+void guard_push(struct guard *g);
+/* Pops g (the innermost guard); its remaining temporaries move to the enclosing guard. */
+void guard_pop(struct guard *g);
+/* After the longjmp, once the owners freed what they hold: frees g's temporaries and pops g. */
+void guard_release(struct guard *g);
+/* Jumps to the innermost guard with `error`; a library bug when there is none (traps). */
+NVTXT_NORETURN void nvtxt_fail(int error);
+
+/*
+ * Allocation that never returns NULL: on exhaustion it calls
+ * nvtxt_fail(ENOMEM).
  */
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
@@ -31,8 +66,34 @@ void *xrealloc(void *ptr, size_t size);
 char *xstrndup(const char *s, size_t len);
 /* Grows *ptr (an array of *cap elements of `size` bytes) to hold `need`. */
 void xgrow(void **ptr, size_t *cap, size_t need, size_t size);
+/* malloc/calloc/realloc that may return NULL, failing on the test hook too. */
+void *try_malloc(size_t size);
+void *try_calloc(size_t count, size_t size);
+void *try_realloc(void *ptr, size_t size);
 
-/* A growable byte buffer; `len` bytes are in use, always NUL-terminated. */
+/*
+ * Temporaries: blocks registered with the innermost guard, so that a
+ * failure frees them even when only a local variable held them.  Free
+ * them with tmp_free (never free()).  tmp_realloc(NULL, n) allocates.
+ */
+void *tmp_alloc(size_t size);
+void *tmp_realloc(void *ptr, size_t size);
+char *tmp_strndup(const char *s, size_t len);
+void tmp_free(void *ptr);
+
+/*
+ * Tests: the n-th allocation from now (0: the next) made by this thread
+ * through the functions above fails, as if memory had run out; -1 (the
+ * default) turns that off.  Returns how many allocations were made since
+ * the previous call, to size a loop over every n.
+ */
+unsigned long nvtxt_test_fail_alloc_after(long n);
+
+/*
+ * A growable byte buffer; `len` bytes are in use, always NUL-terminated.
+ * Its memory is a temporary (tmp_alloc): take ownership of the text with
+ * tmp_strndup or keep the buf, and release it with buf_free.
+ */
 struct buf {
 	char *ptr;
 	size_t len;

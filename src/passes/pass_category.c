@@ -31,7 +31,7 @@ struct category {
 
 struct category *category_new(void)
 {
-	return xcalloc(1, sizeof(struct category));
+	return try_calloc(1, sizeof(struct category));
 }
 
 static uint32_t node_of(struct category *c, uint32_t id)
@@ -81,9 +81,11 @@ static size_t describe_cycle(struct category *c, uint32_t child, uint32_t parent
 
 	/* walk up from the parent to the child, then read the walk backwards */
 	for (uint32_t x = parent;; x = c->nodes[x].parent) {
-		void *p = up;
-		xgrow(&p, &cap, n + 1, sizeof(*up));
-		up = p;
+		if (n == cap) {
+			/* a temporary (util.h): freed by the guard if memory runs out */
+			cap = cap ? cap * 2 : 8;
+			up = tmp_realloc(up, cap * sizeof(*up));
+		}
 		up[n++] = x;
 		if (x == child)
 			break;
@@ -155,7 +157,7 @@ static bool add_child(struct category *c, struct nvtxt_diags *d, const struct nv
 		}
 		diag_end(d, dg);
 		buf_free(&cycle);
-		free(path);
+		tmp_free(path);
 		return false;
 	}
 	c->nodes[child].parent = parent;
@@ -188,6 +190,8 @@ bool category_event(struct category *c, struct nvtxt_diags *d, const struct nvtx
 
 void category_free(struct category *c)
 {
+	if (!c)
+		return;
 	free(c->nodes);
 	idmap_free(&c->index);
 	name_table_free(&c->names);

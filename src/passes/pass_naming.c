@@ -19,7 +19,7 @@ struct naming {
 
 struct naming *naming_new(void)
 {
-	return xcalloc(1, sizeof(struct naming));
+	return try_calloc(1, sizeof(struct naming));
 }
 
 void naming_event(struct naming *n, struct nvtxt_diags *d, const struct nvtxt_event *ev)
@@ -59,6 +59,8 @@ void naming_event(struct naming *n, struct nvtxt_diags *d, const struct nvtxt_ev
 
 void naming_free(struct naming *n)
 {
+	if (!n)
+		return;
 	name_table_free(&n->threads);
 	name_table_free(&n->processes);
 	name_table_free(&n->file);

@@ -36,7 +36,7 @@ struct pairing {
 
 struct pairing *pairing_new(void)
 {
-	return xcalloc(1, sizeof(struct pairing));
+	return try_calloc(1, sizeof(struct pairing));
 }
 
 static struct thread *thread_of(struct pairing *p, const struct nvtxt_event *ev, bool create)
@@ -203,9 +203,11 @@ int pairing_finish(struct pairing *p, struct nvtxt_diags *d, const struct nvtxt_
 
 	for (size_t i = 0; i < p->count; i++) {
 		struct thread *t = &p->threads[i];
-		void *o = open;
-		xgrow(&o, &cap, n + t->n, sizeof(*open));
-		open = o;
+		if (n + t->n > cap) {
+			/* a temporary (util.h): freed by the guard if memory runs out */
+			cap = (n + t->n) * 2;
+			open = tmp_realloc(open, cap * sizeof(*open));
+		}
 		for (size_t j = 0; j < t->n; j++)
 			if (!t->recs[j].failed)
 				open[n++] = (struct open_push){ t, j };
@@ -225,12 +227,14 @@ int pairing_finish(struct pairing *p, struct nvtxt_diags *d, const struct nvtxt_
 		if (rc == 0 && be && be->unclosed_push && be->unclosed_push(be->user, &r->ev) != 0)
 			rc = -1;
 	}
-	free(open);
+	tmp_free(open);
 	return rc;
 }
 
 void pairing_free(struct pairing *p)
 {
+	if (!p)
+		return;
 	for (size_t i = 0; i < p->count; i++) {
 		free(p->threads[i].recs);
 		buf_free(&p->threads[i].strings);

@@ -73,12 +73,20 @@ void sema_call_checked(struct sema *s, struct nvtxt_event *ev)
 
 struct sema *sema_new(struct nvtxt_diags *diags, const struct nvtxt_backend *backend)
 {
-	struct sema *s = xcalloc(1, sizeof(*s));
+	struct sema *s = try_calloc(1, sizeof(*s));
+
+	if (s) {
+		s->pairing = pairing_new();
+		s->category = category_new();
+		s->naming = naming_new();
+	}
+	if (!s || !s->pairing || !s->category || !s->naming) {
+		if (s)
+			sema_free(s);
+		nvtxt_fail(ENOMEM);
+	}
 	s->diags = diags;
 	s->backend = backend;
-	s->pairing = pairing_new();
-	s->category = category_new();
-	s->naming = naming_new();
 	s->fast = true;
 	s->plan_gen = 1;
 	return s;

@@ -31,9 +31,10 @@ static struct nvtxt_binding *var_set(struct sema *s, struct nvtxt_str name)
 
 	if ((s->vars_count + 1) * 2 > s->vars_cap) {
 		struct nvtxt_binding **old = s->vars;
-		size_t old_cap = s->vars_cap;
-		s->vars_cap = old_cap ? old_cap * 2 : 64;
-		s->vars = xcalloc(s->vars_cap, sizeof(*s->vars));
+		size_t old_cap = s->vars_cap, cap = old_cap ? old_cap * 2 : 64;
+		struct nvtxt_binding **vars = xcalloc(cap, sizeof(*s->vars));
+		s->vars = vars;
+		s->vars_cap = cap;
 		for (size_t i = 0; i < old_cap; i++)
 			if (old[i])
 				*var_slot(s, old[i]->name, old[i]->name_len) = old[i];
@@ -43,10 +44,10 @@ static struct nvtxt_binding *var_set(struct sema *s, struct nvtxt_str name)
 	if (*slot)
 		return *slot;
 	b = xcalloc(1, sizeof(*b));
+	*slot = b; /* owned by s before the next allocation, which may fail (util.h) */
+	s->vars_count++;
 	b->name = xstrndup(name.ptr, name.len);
 	b->name_len = name.len;
-	*slot = b;
-	s->vars_count++;
 	{
 		int arg = nvtxt_arg_lookup(name.ptr, name.len);
 		if (arg >= 0)

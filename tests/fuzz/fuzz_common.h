@@ -185,6 +185,7 @@ __attribute__((unused)) static void fuzz_compile_mode(const void *data, size_t s
 {
 	FILE *mem;
 	struct nvtxt_backend be;
+	struct nvtxt_emit_nvtxt *w = NULL;
 	struct nvtxt_fmt f = { 0 };
 	struct nvtxt_compile_options co = {
 		.display_name = "fuzz.nvtxt",
@@ -201,11 +202,14 @@ __attribute__((unused)) static void fuzz_compile_mode(const void *data, size_t s
 		co.instruction = nvtxt_fmt_instruction;
 		co.instruction_user = &f;
 	} else {
-		be = nvtxt_emit_nvtxt_backend(mem);
+		if (!(w = nvtxt_emit_nvtxt_new(mem)))
+			fuzz_die("nvtxt_emit_nvtxt_new");
+		be = nvtxt_emit_nvtxt_backend(w);
 		co.backend = &be;
 	}
 	memset(&o->res, 0xA5, sizeof o->res);  /* every field must be written */
 	o->status = nvtxt_compile(&co, &o->res);
+	nvtxt_emit_nvtxt_free(w);
 	if (fmt)
 		nvtxt_fmt_flush(&f);
 	if (fd != fuzz_fd)
@@ -302,6 +306,7 @@ static void fuzz_run_paths(const void *data, size_t size, const struct fuzz_mode
 {
 	FILE *mem;
 	struct nvtxt_backend be;
+	struct nvtxt_emit_nvtxt *w = NULL;
 	struct nvtxt_text_printer printer = { .color = mode->color };
 	struct nvtxt_compile_options co = {
 		.display_name = "fuzz.nvtxt",
@@ -319,10 +324,13 @@ static void fuzz_run_paths(const void *data, size_t size, const struct fuzz_mode
 		co.instruction = fuzz_dump_instr;
 		co.instruction_user = mem;
 	} else {
-		be = nvtxt_emit_nvtxt_backend(mem);
+		if (!(w = nvtxt_emit_nvtxt_new(mem)))
+			fuzz_die("nvtxt_emit_nvtxt_new");
+		be = nvtxt_emit_nvtxt_backend(w);
 		co.backend = &be;
 	}
 	o->status = nvtxt_compile(&co, &o->res);
+	nvtxt_emit_nvtxt_free(w);
 	if (fd != fuzz_fd)
 		close(fd);
 	fprintf(mem, "status %d errors %lu warnings %lu hidden %lu %lu lines %lu\n", o->status,

@@ -24,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len = 0;
 	FILE *mem;
 	struct nvtxt_backend be;
+	struct nvtxt_emit_nvtxt *w;
 
 	if (!block)
 		return 0;
@@ -55,11 +56,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		abort();
-	be = nvtxt_emit_nvtxt_backend(mem);
+	w = nvtxt_emit_nvtxt_new(mem);
+	if (!w)
+		abort();
+	be = nvtxt_emit_nvtxt_backend(w);
 	if (nvtxt_payload_decompile(r, &be, err, sizeof err) != 0) {
 		fprintf(stderr, "nvtxt_payload_decompile failed: %s\n", err);
 		abort();
 	}
+	nvtxt_emit_nvtxt_free(w);
 	fclose(mem);
 	{
 		/*

@@ -159,20 +159,24 @@ static void compare(const char *what, int mode, size_t bufsize, int count, uint6
 {
 	FILE *got = tmpfile(), *want = tmpfile(), *mem = NULL;
 	struct nvtxt_backend be;
+	struct nvtxt_emit_nvtxt *w;
 	char *memtext = NULL, *a, *b;
 	size_t memlen = 0, alen, blen;
 	int ok = 1;
 
 	if (mode == 3) {
 		mem = open_memstream(&memtext, &memlen);
-		be = nvtxt_emit_nvtxt_backend(mem);
+		w = nvtxt_emit_nvtxt_new(mem);
 	} else {
 		if (mode != 0)
 			setvbuf(got, NULL, mode == 1 ? _IOLBF : _IONBF, 0);
 		else if (bufsize)
 			setvbuf(got, NULL, _IOFBF, bufsize);
-		be = nvtxt_emit_nvtxt_backend(got);
+		w = nvtxt_emit_nvtxt_new(got);
 	}
+	if (!w)
+		abort();
+	be = nvtxt_emit_nvtxt_backend(w);
 	rng = seed;
 	for (int i = 0; i < count && ok; i++) {
 		struct nvtxt_event ev = any_event();
@@ -180,6 +184,7 @@ static void compare(const char *what, int mode, size_t bufsize, int count, uint6
 		ref_line(want, &ev);
 	}
 	ok = ok && be.finish(be.user) == 0;
+	nvtxt_emit_nvtxt_free(w);
 	tap_ok(ok, "%s: %d events written", what, count);
 	if (mem) {
 		fclose(mem);
@@ -255,7 +260,8 @@ int main(void)
 		FILE *f = fopen("/dev/full", "w");
 
 		if (f) {
-			struct nvtxt_backend be = nvtxt_emit_nvtxt_backend(f);
+			struct nvtxt_emit_nvtxt *w = nvtxt_emit_nvtxt_new(f);
+			struct nvtxt_backend be = nvtxt_emit_nvtxt_backend(w);
 			int failed = 0;
 
 			rng = 6;
@@ -265,6 +271,7 @@ int main(void)
 			}
 			failed = failed || be.finish(be.user) != 0;
 			tap_ok(failed && errno == ENOSPC, "writing to /dev/full fails with ENOSPC");
+			nvtxt_emit_nvtxt_free(w);
 			fclose(f);
 		} else {
 			tap_ok(1, "# SKIP no /dev/full");
