@@ -154,7 +154,7 @@ void nvtxt_diag_vreport_unlocated(const struct nvtxt_diag_sink *sink, enum nvtxt
 	d.message = vformat(fmt, ap);
 	if (sink->report)
 		sink->report(sink->user, &d, NULL);
-	free(d.message);
+	tmp_free(d.message);
 }
 
 void nvtxt_diag_report_unlocated(const struct nvtxt_diag_sink *sink, enum nvtxt_check_id check,
