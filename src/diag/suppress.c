@@ -25,10 +25,12 @@ static bool is_name_char(char c)
 
 static void add(struct nvtxt_diags *e, enum nvtxt_check_id check, uint32_t line, const struct nvtxt_loc *loc)
 {
-	void *p = e->supp;
-
-	xgrow(&p, &e->supp_cap, e->nsupp + 1, sizeof(*e->supp));
-	e->supp = p;
+	/* a temporary (util.h): diag_finish holds it in a local while it reports */
+	if (e->nsupp == e->supp_cap) {
+		size_t cap = e->supp_cap ? 2 * e->supp_cap : 8;
+		e->supp = tmp_realloc(e->supp, cap * sizeof(*e->supp));
+		e->supp_cap = cap;
+	}
 	e->supp[e->nsupp++] = (struct nvtxt_suppression){ .check = check, .line = line, .loc = *loc };
 }
 
@@ -39,7 +41,7 @@ static void bad_name(struct nvtxt_diags *e, const char *name, size_t len, const 
 	const char *near;
 	size_t n = 0;
 	bool unique;
-	char *s = xstrndup(name, len);
+	char *s = tmp_strndup(name, len); /* freed by the guard if a report fails (util.h) */
 	int id = nvtxt_check_lookup(s);
 	struct nvtxt_diag *d;
 
@@ -47,7 +49,7 @@ static void bad_name(struct nvtxt_diags *e, const char *name, size_t len, const 
 		diag_end(e, diag_begin(e, NVTXT_CHECK_UNKNOWN_SUPPRESSION, loc,
 				       "'%s' is an error check, and errors cannot be silenced: a suppression comment names warnings only",
 				       s));
-		free(s);
+		tmp_free(s);
 		return;
 	}
 	for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
@@ -64,7 +66,7 @@ static void bad_name(struct nvtxt_diags *e, const char *name, size_t len, const 
 			       "unknown warning '%s' in a suppression comment (nvtxtc --list-checks names them)", s);
 	}
 	diag_end(e, d);
-	free(s);
+	tmp_free(s);
 }
 
 void diag_comment(struct nvtxt_diags *e, const char *text, size_t len, const struct nvtxt_loc *at)
@@ -119,9 +121,9 @@ void diag_comment(struct nvtxt_diags *e, const char *text, size_t len, const str
 		loc.len = (uint32_t)(i - start);
 		named++;
 		{
-			char *name = xstrndup(text + start, i - start);
+			char *name = tmp_strndup(text + start, i - start);
 			int id = nvtxt_check_lookup(name);
-			free(name);
+			tmp_free(name);
 			if (id < 0 || nvtxt_check_get((enum nvtxt_check_id)id)->severity != NVTXT_SEV_WARNING)
 				bad_name(e, text + start, i - start, &loc);
 			else
@@ -192,5 +194,5 @@ void diag_finish(struct nvtxt_diags *e)
 					       "the suppression of '%s' silences nothing: the next instruction (line %u) has no %s warning",
 					       name, (unsigned)s->line, name));
 	}
-	free(supp);
+	tmp_free(supp);
 }

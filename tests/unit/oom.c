@@ -4,7 +4,7 @@
  * nvtxt_test_fail_alloc_after), and each time nvtxt_compile must return 2
  * with io_errno ENOMEM, or succeed with exactly the diagnostics of a run
  * without failures.  Inputs: text in memory and a file, with syntax errors,
- * notes, fix-its, a category cycle, an unclosed range and a line longer
+ * notes, fix-its, suppression comments, a category cycle, an unclosed range and a line longer
  * than a reader chunk (flex's buffer grows).  Under `make check-sanitize`,
  * LeakSanitizer fails the test if a failure leaks memory.
  */
@@ -33,7 +33,10 @@ static const char base_text[] =
 	"AddChildCategory, 1, 2\n"
 	"AddChildCategory, 2, 1\n"
 	"NameOsThread, 2, \"a\"\n"
+	"# nvtxtc-disable-next-line renam, arity, nvtxtc-x\n"
 	"NameOsThread, 2, \"b\"\n"
+	"# nvtxtc-disable-next-line unclosed-range\n"
+	"NameOsThread, 2, \"c\"\n"
 	"Marker, 50, 2, \"unterminated\n"
 	"= 3\n"
 	"Marker, 60, 2, \"ok\", , 7\n";
