@@ -159,6 +159,8 @@ static inline uint64_t digits_value(const unsigned char *d, size_t n)
 	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
 					   100000000 };
 	/* the digits moved to the high bytes: the zero bytes below are leading zeros */
+	if (n == 1)
+		return (uint64_t)(d[0] - '0');
 	if (n <= 8)
 		return value8(load8(d) << (8 * (8 - n)));
 	if (n <= 16)

@@ -69,7 +69,7 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
 		ndigits = (size_t)(q - digits);
 		for (r = q; is_blank(*r); r++)
 			;
-		if (ndigits <= 18 && (*r == ',' || *r == '\n' || *r == '\r')) {
+		if ((*r == ',' || *r == '\n' || *r == '\r') && ndigits <= 18) {
 			uint64_t u = digits_value(digits, ndigits);
 			v->kind = NVTXT_V_INTEGER;
 			v->quote = 0;
@@ -119,7 +119,7 @@ SCAN_FN char *SCAN(fast_line_parse)(char *line_start, const char *end_of_data, s
 	unsigned char *const line = (unsigned char *)line_start;
 	const unsigned char *const end = (const unsigned char *)end_of_data;
 	unsigned char *p = line, *name, *nl;
-	size_t n = 0, end_col = 0;
+	size_t n = 0;
 	bool assignment;
 
 	/* <INITIAL>{ID}, then <AFTER_NAME>"=" or "," */
@@ -152,12 +152,10 @@ SCAN_FN char *SCAN(fast_line_parse)(char *line_start, const char *end_of_data, s
 			if (assignment)
 				return NULL;
 			*v = (struct fast_value){ .col = (uint16_t)(sep + 1 - line), .kind = NVTXT_V_ABSENT };
-			end_col = (size_t)(sep + 1 - line);
 		} else {
 			p = SCAN(value)(p, end, line, v);
 			if (!p)
 				return NULL;
-			end_col = (size_t)v->col + v->len;
 			while (is_blank(*p))
 				p++;
 		}
@@ -177,6 +175,7 @@ SCAN_FN char *SCAN(fast_line_parse)(char *line_start, const char *end_of_data, s
 	rec->text_len = (uint16_t)(p - line);
 	rec->nvalues = (uint16_t)n;
 	rec->name_col = (uint16_t)(name - line);
-	rec->end_col = (uint16_t)end_col;
+	/* the end of the last token (an absent value's length is 0) */
+	rec->end_col = (uint16_t)(values[n - 1].col + values[n - 1].len);
 	return (char *)nl + 1;
 }
