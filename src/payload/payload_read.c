@@ -145,9 +145,23 @@ static int pr_time_domains(struct nvtxt_payload_reader *r, const unsigned char *
 				    "timestamp type %" PRIu64 ", found %" PRIu64, i,
 				    nvtxt_timebase_name((enum nvtxt_timebase)tb),
 				    pl_time_domain_of((unsigned)tb).timestamp_type, type);
-		if (id < PL_TIME_DOMAIN_ID_STATIC_START || id >= PL_TIME_DOMAIN_ID_DYNAMIC_START)
-			return fail(err, errlen, o + 16, "time domain %" PRIu64 ": expected a "
-				    "static ID in [2^24, 2^32), found %" PRIu64, i, id);
+		{
+			/* the fields the page fixes for each TimeBase */
+			struct pl_time_domain want = pl_time_domain_of((unsigned)tb);
+			if (pl_get64(p) != want.scope || pl_get64(p + 24) != want.flags ||
+			    (int64_t)pl_get64(p + 32) != want.resolution || pl_get64(p + 40) != want.start)
+				return fail(err, errlen, o, "time domain %" PRIu64 " (%s): expected scope %"
+					    PRIu64 ", timer flags %" PRIu64 ", resolution %" PRId64
+					    " and timer start %" PRIu64 ", found %" PRIu64 ", %" PRIu64
+					    ", %" PRId64 " and %" PRIu64, i,
+					    nvtxt_timebase_name((enum nvtxt_timebase)tb), want.scope,
+					    want.flags, want.resolution, want.start, pl_get64(p),
+					    pl_get64(p + 24), (int64_t)pl_get64(p + 32), pl_get64(p + 40));
+		}
+		if (id != PL_TIME_DOMAIN_ID_STATIC_START + tb)
+			return fail(err, errlen, o + 16, "time domain %" PRIu64 ": expected the ID "
+				    "2^24 + TimeBase code = %" PRIu64 ", found %" PRIu64, i,
+				    PL_TIME_DOMAIN_ID_STATIC_START + tb, id);
 		for (size_t j = 0; j < r->ntd; j++)
 			if (r->td[j].id == id || r->td[j].tb == tb)
 				return fail(err, errlen, o, "time domain %" PRIu64 ": expected a "
@@ -414,6 +428,19 @@ static int pr_batch(struct nvtxt_payload_reader *r, const unsigned char *body,
 		return fail(err, errlen, o + 32, "batch of schema %" PRIu64 ": expected batch "
 			    "flags NVTX_BATCH_FLAG_*, found 0x%" PRIx64, id, b->flags);
 	b->scope = pl_get64(body + 24);
+	/* where the page puts the events and flexData, the scope it fixes */
+	if (eoff != PL_BATCH_HEADER_SIZE || foff != eoff + size)
+		return fail(err, errlen, o + 16, "batch of schema %" PRIu64 ": expected the events "
+			    "at %u and flexData right after them at %" PRIu64 ", found %" PRIu64
+			    " and %" PRIu64, id, PL_BATCH_HEADER_SIZE, PL_BATCH_HEADER_SIZE + size,
+			    eoff, foff);
+	if (b->scope != PL_SCOPE_NONE)
+		return fail(err, errlen, o + 24, "batch of schema %" PRIu64 ": expected scope "
+			    "NVTX_SCOPE_NONE = 0, found %" PRIu64, id, b->scope);
+	if (b->flex_size == 0 || body[foff] != 0)
+		return fail(err, errlen, o + foff, "batch of schema %" PRIu64 ": expected flexData "
+			    "that starts with a NUL byte (the empty string), found %s", id,
+			    b->flex_size ? "another byte" : "no flexData");
 	b->events = body + eoff;
 	b->events_off = o + eoff;
 	b->nev = size / b->s->l.stride;
@@ -516,6 +543,9 @@ int nvtxt_payload_open(struct nvtxt_payload_reader **rp, const void *data, size_
 		return fail(err, errlen, 8, "expected the little-endian byte-order mark "
 			    "0x0A0B0C0D, found 0x%08" PRIX64 "%s", v,
 			    v == 0x0D0C0B0Au ? " (a big-endian file: not supported)" : "");
+	if ((v = pl_get64(h + 48)) != PL_NVTX_PAYLOAD_COMPATID)
+		return fail(err, errlen, 48, "expected the payload extension compat ID 0x%04x, "
+			    "found 0x%" PRIx64, PL_NVTX_PAYLOAD_COMPATID, v);
 	if (h[12] + 256u * h[13] != PL_VERSION_MAJOR)
 		return fail(err, errlen, 12, "expected format version %u.x, found %u.%u",
 			    PL_VERSION_MAJOR, h[12] + 256u * h[13], h[14] + 256u * h[15]);

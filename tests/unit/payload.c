@@ -353,6 +353,30 @@ int main(void)
 	hostile(img, size, 8, 0x0D0C0B0A, "a big-endian byte-order mark");
 	hostile(img, size, 24, 0, "an unfinished file (size 0)");
 	hostile(img, size, batch + 40, 8, "a flexData offset inside the batch header");
+	hostile(img, size, 48, 0x0105, "another compat ID");
+	hostile(img, size, batch + 24, 2, "a batch scope other than NONE");
+	hostile(img, size, batch + 40, get64(img + batch + 40) + 8, "flexData not right after the events");
+	{
+		size_t td = find_section(img, size, 1);
+		tap_ok(td != 0, "found the time domains");
+		if (td) {
+			hostile(img, size, td, 7, "a time domain's scope other than the page's");
+			hostile(img, size, td + 24, 1, "a time domain's timer flags other than the page's");
+			hostile(img, size, td + 32, 5, "a time domain's resolution other than the page's");
+			hostile(img, size, td + 40, 9, "a time domain's timer start other than the page's");
+		}
+		if (batch) {
+			/* the first byte of flexData */
+			size_t f = batch + get64(img + batch + 40);
+			unsigned char *c = malloc(size);
+			memcpy(c, img, size);
+			c[f] = 'x';
+			err[0] = 0;
+			tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "NUL"),
+			       "rejects flexData that does not start with NUL: %s", err);
+			free(c);
+		}
+	}
 	{
 		unsigned char *c = malloc(size);
 		memcpy(c, img, size);
