@@ -287,7 +287,9 @@ static const char *category_path(struct nvtxt_chrome *c, uint32_t id)
 	}
 	cat = category(c, id); /* the array may have moved */
 	free(cat->path);
-	cat->path = b.ptr ? b.ptr : xstrndup("", 0);
+	/* the buffer's memory is a temporary (util.h): keep a copy */
+	cat->path = xstrndup(b.ptr ? b.ptr : "", b.len);
+	buf_free(&b);
 	cat->path_generation = c->generation;
 	return cat->path;
 }
