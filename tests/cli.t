@@ -164,6 +164,31 @@ is "$?" 2 "fmt does not take -o"
 "$NVTXTC" lint --check good.nvtxt >out 2>err
 is "$?" 2 "--check belongs to fmt"
 
+# point 6 of issue 10: -Wall and -Wextra (gcc-style flags), bare --color
+for flag in -Wall -Wextra; do
+	"$NVTXTC" lint $flag warn.nvtxt >out 2>err
+	is "$?:$(grep -c 'warning: .*\[-Wunclosed-range\]$' err)" "0:1" "$flag is accepted and keeps every warning on"
+	"$NVTXTC" lint -w -Wno-unclosed-range $flag warn.nvtxt >out 2>err
+	is "$?:$(cat err)" "0:" "$flag enables nothing after -w (as in GCC)"
+	"$NVTXTC" lint -Wno-unclosed-range $flag warn.nvtxt >out 2>err
+	is "$?:$(cat err)" "0:" "$flag does not re-enable a warning that -Wno-NAME disabled, in any order"
+	"$NVTXTC" lint $flag -Wno-unclosed-range warn.nvtxt >out 2>err
+	is "$?:$(cat err)" "0:" "-Wno-NAME after $flag disables the warning"
+	"$NVTXTC" lint -Werror $flag warn.nvtxt >out 2>err
+	is "$?" 1 "-Werror $flag: the warnings are errors"
+done
+"$NVTXTC" lint -Wal warn.nvtxt >out 2>err
+is "$?" 2 "-Wal (not a warning or group) is still a usage error"
+"$NVTXTC" lint -Wall=x warn.nvtxt >out 2>err
+is "$?" 2 "-Wall=x is a usage error"
+"$NVTXTC" lint --color bad.nvtxt >out 2>err
+grep -q "$(printf '\033')\[" err
+ok $? "a bare --color means always"
+"$NVTXTC" lint --color never bad.nvtxt >out 2>err
+is "$?" 2 "--color takes its value only after '=' ('never' is a file, missing)"
+"$NVTXTC" lint --color= bad.nvtxt >out 2>err
+is "$?" 2 "--color= (empty) is a usage error"
+
 # the subcommand table: help, and options that belong to another command
 "$NVTXTC" help >out 2>err
 is "$?:$(head -n 1 out)" "0:Usage: nvtxtc [lint] [OPTION]... FILE..." "nvtxtc help prints the help"

@@ -25,7 +25,7 @@ fi
 
 # The options of --help, one per line, without their placeholders (NAME, FILE, N, WHEN).
 "$NVTXTC" --help | grep '^  -' | sed 's/   .*//; s/,/ /g' | tr ' ' '\n' |
-	sed 's/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | grep . | sort -u >"$T/help.opts"
+	sed 's/\[=WHEN\]$//; s/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | grep . | sort -u >"$T/help.opts"
 # The options of the OPTIONS section of nvtxtc(1), the same way.
 sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/nvtxtc.1 | sed -n '/^\.TP/{n;p;}' |
 	sed 's/^\.[A-Z]* //; s/\\-/-/g; s/"//g; s/,//g' | tr ' ' '\n' | grep '^-' |

@@ -209,8 +209,9 @@ static const struct option_spec option_specs[] = {
 	{ OPT_MAX_ERRORS, "max-errors", required_argument, OPTC_DIAG, "--max-errors=N",
 	  "show at most N errors and N warnings per file (default 50;\n"
 	  "0: no limit)" },
-	{ OPT_COLOR, "color", required_argument, OPTC_GENERAL, "--color=WHEN",
-	  "color diagnostics: auto (default), always or never" },
+	{ OPT_COLOR, "color", optional_argument, OPTC_GENERAL, "--color[=WHEN]",
+	  "color diagnostics: auto (default), always or never;\n"
+	  "--color alone means always" },
 	{ OPT_STDIO, "stdio", no_argument, OPTC_LSP, "--stdio",
 	  "lsp: speak on standard input and output (the only\n"
 	  "transport; accepted as LSP clients pass it)" },
@@ -228,6 +229,7 @@ static const char *const warning_forms[][2] = {
 	{ "-Werror", "make every warning an error" },
 	{ "-Werror=NAME", "make warning NAME an error" },
 	{ "-Wno-error=NAME", "keep warning NAME a warning under -Werror" },
+	{ "-Wall, -Wextra", "enable every warning not set by a -W option of its\nown (gcc-style Makefiles)" },
 };
 
 /* --- --help --------------------------------------------------------------- */
@@ -389,14 +391,27 @@ static void list_checks(FILE *out)
 	}
 }
 
-/* -W arguments: NAME, no-NAME, error, error=NAME, no-error=NAME. */
+/*
+ * -W arguments: NAME, no-NAME, error, error=NAME, no-error=NAME, all,
+ * extra.  -Wall and -Wextra (GCC's groups) enable every warning that no
+ * -W option of its own has set, whatever their order, as in GCC; after -w
+ * they do nothing (-w wins, as in GCC).
+ */
+static bool warnings_silenced; /* -w was given */
 static int warning_option(struct options *o, const char *arg, const struct nvtxt_diag_sink *sink)
 {
 	static bool all_errors;
+	static bool explicit[NVTXT_CHECK_COUNT];
 	int w;
 	const char *name = arg;
 	int level = NVTXT_LEVEL_WARN;
 
+	if (strcmp(arg, "all") == 0 || strcmp(arg, "extra") == 0) {
+		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
+			if (is_warning(i) && !explicit[i] && !warnings_silenced)
+				o->diag.level[i] = all_errors ? NVTXT_LEVEL_ERROR : NVTXT_LEVEL_WARN;
+		return 0;
+	}
 	if (strcmp(arg, "error") == 0) {
 		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
 			if (is_warning(i) && o->diag.level[i] != NVTXT_LEVEL_OFF)
@@ -436,6 +451,7 @@ static int warning_option(struct options *o, const char *arg, const struct nvtxt
 		return usage_error(sink, "unknown warning '-W%s' (see --help for the list)", arg);
 	}
 	o->diag.level[w] = (unsigned char)level;
+	explicit[w] = true;
 	return 0;
 }
 
@@ -532,6 +548,7 @@ static int parse_options(struct options *o, int argc, char **argv, const struct 
 				return 2;
 			break;
 		case 'w':
+			warnings_silenced = true;
 			for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
 				if (is_warning(i))
 					o->diag.level[i] = NVTXT_LEVEL_OFF;
@@ -576,7 +593,9 @@ static int parse_options(struct options *o, int argc, char **argv, const struct 
 				return usage_error(sink, "--max-errors expects a number >= 0, found '%s'", optarg);
 			break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") == 0)
+			if (!optarg)
+				o->color = 1;
+			else if (strcmp(optarg, "auto") == 0)
 				o->color = -1;
 			else if (strcmp(optarg, "always") == 0)
 				o->color = 1;
