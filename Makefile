@@ -3,7 +3,7 @@
 #   make            build ./nvtxtc (installs flex and bison when missing and root)
 #   make check      the TAP suite, through prove
 #   make demo       lint and canonical output of every file in examples/
-#   make install    PREFIX=/usr/local DESTDIR=  (the binary and the manual pages)
+#   make install    PREFIX=/usr/local DESTDIR=  (the binary, the manual pages, bash completion)
 #
 # ./configure (from configure.ac) may write config.mk with the same variables.
 
@@ -16,6 +16,9 @@ MANDIR ?= $(PREFIX)/share/man
 VIMDIR ?= $(PREFIX)/share/vim/vimfiles
 NVIMDIR ?= $(PREFIX)/share/nvim/site
 DATADIR ?= $(PREFIX)/share/nvtxtc
+# where bash-completion looks for completions under PREFIX
+BASH_COMPLETIONSDIR ?= $(or $(shell pkg-config --define-variable=prefix=$(PREFIX) \
+	--variable=completionsdir bash-completion 2>/dev/null),$(PREFIX)/share/bash-completion/completions)
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNINGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra
@@ -110,9 +113,15 @@ $(B)/tests/tools/%: tests/tools/%.c $(B)/libnvtxt.a
 	@mkdir -p $(B)/tests/tools
 	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt.a $(LDLIBS) -lm
 
-check: $(BIN) $(UNIT_TESTS) $(CHECK_DEPS) $(TEST_TOOLS)
+# The fault-injection library of tests/outputs.t (LD_PRELOAD).
+FAULTS = $(B)/tests/inject/faults.so
+$(FAULTS): tests/inject/faults.c
+	@mkdir -p $(B)/tests/inject
+	$(CC) $(WARNINGS) $(CFLAGS) -fPIC -shared -o $@ tests/inject/faults.c -ldl
+
+check: $(BIN) $(UNIT_TESTS) $(CHECK_DEPS) $(TEST_TOOLS) $(FAULTS)
 	@sh .ci/deps prove
-	NVTXTC=$(BIN) TOOLS=$(abspath $(B)/tests/tools) RECORDER=$(abspath $(RECORDER)) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t tests/payload-goldens/run.t
+	NVTXTC=$(BIN) TOOLS=$(abspath $(B)/tests/tools) RECORDER=$(abspath $(RECORDER)) FAULTS=$(abspath $(FAULTS)) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t tests/payload-goldens/run.t
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-sanitize:
@@ -206,9 +215,12 @@ install: $(BIN)
 	done
 	install -d $(DESTDIR)$(DATADIR)
 	install -m 644 editors/textmate/nvtxt.tmLanguage.json $(DESTDIR)$(DATADIR)/
+	install -d $(DESTDIR)$(BASH_COMPLETIONSDIR)
+	install -m 644 completion/nvtxtc.bash $(DESTDIR)$(BASH_COMPLETIONSDIR)/nvtxtc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/nvtxtc $(DESTDIR)$(MANDIR)/man1/nvtxtc.1
+	rm -f $(DESTDIR)$(BASH_COMPLETIONSDIR)/nvtxtc
 	for p in man/*.5; do rm -f $(DESTDIR)$(MANDIR)/man5/$${p#man/}; done
 	for d in $(DESTDIR)$(VIMDIR) $(DESTDIR)$(NVIMDIR); do \
 		for f in editors/vim/*/*.vim; do rm -f $$d/$${f#editors/vim/}; done; \

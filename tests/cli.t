@@ -127,7 +127,7 @@ is "$?:$(cat out.nvtxt)" "1:$good" "an input with errors leaves the previous out
 "$NVTXTC" --emit=nvtxt -o new.nvtxt bad.nvtxt >out 2>err
 [ ! -e new.nvtxt ]
 ok $? "an input with errors creates no output file"
-is "$(ls -a | grep -c '\.tmp')" 0 "no temporary file is left behind"
+is "$(ls -a | grep -c '\.tmp\|\.nvtxtc-')" 0 "no temporary file is left behind"
 "$NVTXTC" --emit=nvtxt -o adir good.nvtxt >out 2>err
 is "$?" 2 "-o naming a directory: exit 2"
 "$NVTXTC" --emit=nvtxt good.nvtxt bad.nvtxt >out 2>err
@@ -154,7 +154,7 @@ cp broken.nvtxt broken.orig
 is "$?" 1 "fmt -i of a file with a syntax error: exit 1"
 cmp -s broken.nvtxt broken.orig
 ok $? "fmt -i leaves a file with syntax errors untouched"
-is "$(ls -a | grep -c '\.tmp')" 0 "fmt -i leaves no temporary file"
+is "$(ls -a | grep -c '\.tmp\|\.nvtxtc-')" 0 "fmt -i leaves no temporary file"
 "$NVTXTC" fmt - <ugly.orig >out 2>err
 is "$?:$(cat out)" '0:Marker, 1, Qpc, 1, 2,,, "x",' "fmt reads standard input"
 "$NVTXTC" fmt --check --stdin-name=buf.nvtxt - <ugly.orig >out 2>err
@@ -188,6 +188,77 @@ ok $? "a bare --color means always"
 is "$?" 2 "--color takes its value only after '=' ('never' is a file, missing)"
 "$NVTXTC" lint --color= bad.nvtxt >out 2>err
 is "$?" 2 "--color= (empty) is a usage error"
+
+# point 7: directories for lint and fmt, walked in sorted order for *.nvtxt,
+# hidden directories and files skipped, symbolic links to directories not followed
+mkdir -p tree/sub tree/.hidden outside
+printf 'Marker, -1, Qpc, 1, 2,,,,\n' >tree/b.nvtxt
+printf 'Marker, -2, Qpc, 1, 2,,,,\n' >tree/a.nvtxt
+printf 'Marker, -3, Qpc, 1, 2,,,,\n' >tree/sub/c.nvtxt
+printf 'Marker, -4, Qpc, 1, 2,,,,\n' >tree/.hidden/h.nvtxt
+printf 'Marker, -5, Qpc, 1, 2,,,,\n' >tree/.dot.nvtxt
+printf 'Marker, -6, Qpc, 1, 2,,,,\n' >tree/notes.txt
+printf 'Marker, -7, Qpc, 1, 2,,,,\n' >outside/x.nvtxt
+printf 'Marker, -8, Qpc, 1, 2,,,,\n' >outside/linked.nvtxt
+ln -s ../outside tree/dirlink
+ln -s ../outside/linked.nvtxt tree/filelink.nvtxt
+"$NVTXTC" lint --color=never tree >out 2>err
+is "$?" 1 "7: lint DIR checks the *.nvtxt files under it"
+is "$(grep -o '^[^:]*:1:9' err | tr '\n' ' ')" "tree/a.nvtxt:1:9 tree/b.nvtxt:1:9 tree/filelink.nvtxt:1:9 tree/sub/c.nvtxt:1:9 " \
+	"7: in sorted order, into subdirectories, a symbolic link to a file included"
+! grep -q 'hidden\|dot\|notes\|x.nvtxt' err
+ok $? "7: hidden directories and files, other names and symbolic links to directories are skipped"
+"$NVTXTC" lint -j 4 --color=never tree >out 2>err4
+same_file err4 err "7: -j applies to the files of a directory, output in the same order"
+"$NVTXTC" lint --color=never tree/dirlink >out 2>err
+is "$?:$(grep -c ': error: ' err)" "1:2" "7: a symbolic link to a directory named on the command line is followed"
+mkdir empty
+"$NVTXTC" lint empty >out 2>err
+is "$?" 2 "7: a directory without any *.nvtxt file: exit 2"
+grep -q "'empty' is a directory without any \*.nvtxt file" err
+ok $? "7: ... and the message says so"
+"$NVTXTC" dump tree >out 2>err
+is "$?" 2 "7: dump does not walk directories"
+"$NVTXTC" --emit=nvtxt tree >out 2>err
+is "$?" 2 "7: --emit does not walk directories"
+mkdir ftree ftree/.git
+printf 'Marker ,1,Qpc,1,2,,,,\n' >ftree/z.nvtxt
+printf 'Marker, 1, Qpc, 1, 2,,,,\n' >ftree/y.nvtxt
+printf 'Marker ,1,Qpc,1,2,,,,\n' >ftree/x.nvtxt
+printf 'Marker ,1,Qpc,1,2,,,,\n' >ftree/.git/g.nvtxt
+"$NVTXTC" fmt -l ftree >out 2>err
+is "$?:$(cat out | tr '\n' ' ')" "1:ftree/x.nvtxt ftree/z.nvtxt " "7/8: fmt -l DIR lists the files that would change, in order"
+"$NVTXTC" fmt -l -j 3 ftree >out3 2>err
+same_file out3 out "7: fmt -l -j 3 DIR lists the same"
+"$NVTXTC" fmt ftree >out 2>err
+is "$?:$(wc -l <out)" "0:3" "7: fmt DIR prints every file"
+"$NVTXTC" fmt -i ftree >out 2>err
+"$NVTXTC" fmt -l ftree >out 2>err
+is "$?:$(cat out)" "0:" "7: fmt -i DIR formats every file under it"
+is "$(cat ftree/.git/g.nvtxt)" "Marker ,1,Qpc,1,2,,,," "7: fmt -i DIR leaves hidden directories alone"
+
+# point 8: fmt -l and fmt -d (gofmt's flags)
+"$NVTXTC" fmt -l ugly.orig good.nvtxt >out 2>err
+is "$?:$(cat out)" "1:ugly.orig" "8: fmt -l lists the files that would change, exit 1"
+"$NVTXTC" fmt -l good.nvtxt >out 2>err
+is "$?:$(cat out)" "0:" "8: fmt -l of formatted files: exit 0, nothing listed"
+"$NVTXTC" fmt -d ugly.orig good.nvtxt >out 2>err
+is "$?" 1 "8: fmt -d of a file that would change: exit 1"
+printf -- '--- ugly.orig.orig\n+++ ugly.orig\n@@ -1 +1 @@\n-Marker ,1,Qpc,1,2 ,,,"x",\n+Marker, 1, Qpc, 1, 2,,, "x",\n' >want.diff
+same_file out want.diff "8: fmt -d prints a unified diff, labelled FILE.orig and FILE"
+"$NVTXTC" fmt -d good.nvtxt >out 2>err
+is "$?:$(cat out)" "0:" "8: fmt -d of formatted files: exit 0, no diff"
+"$NVTXTC" fmt -d broken.orig >out 2>err
+is "$?:$(cat out)" "1:" "8: fmt -d of a file with syntax errors: exit 1, no diff"
+"$NVTXTC" fmt -l -d ugly.orig >out 2>err
+is "$?:$(head -n 1 out)" "1:ugly.orig" "8: fmt -l -d lists the name, then the diff"
+cp ugly.orig ugly2.nvtxt
+"$NVTXTC" fmt -l -i ugly2.nvtxt good.nvtxt >out 2>err
+is "$?:$(cat out):$(cat ugly2.nvtxt)" '0:ugly2.nvtxt:Marker, 1, Qpc, 1, 2,,, "x",' "8: fmt -l -i lists the files it rewrites, exit 0"
+"$NVTXTC" fmt -d -i ugly2.nvtxt >out 2>err
+is "$?" 2 "8: fmt -d -i is a usage error"
+"$NVTXTC" lint -l good.nvtxt >out 2>err
+is "$?" 2 "8: -l is an option of fmt only"
 
 # the subcommand table: help, and options that belong to another command
 "$NVTXTC" help >out 2>err

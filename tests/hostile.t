@@ -227,9 +227,9 @@ done
 
 mkdir "$T/adir"
 run lint "$T/adir"
-expect "a directory as FILE" 2 "adir.*directory"
+expect "a directory without any .nvtxt file as FILE" 2 "adir.*directory"
 run fmt "$T/adir"
-expect "a directory as FILE to fmt" 2 "adir.*directory"
+expect "a directory without any .nvtxt file as FILE to fmt" 2 "adir.*directory"
 run dump "$T/adir"
 expect "a directory as FILE to dump" 2 "adir.*directory"
 printf 'x\n' >"$T/plain"
@@ -310,7 +310,7 @@ if [ $payload_ok -eq 0 ]; then
 	printf 'previous\n' >"$T/prev.out"
 	run --emit=nvtxt -o "$T/prev.out" "$T/bad.payload"
 	[ "$st" -eq 1 ] && [ "$(cat "$T/prev.out")" = previous ] &&
-		[ -z "$(find "$T" -name '.*.tmp*')" ]
+		[ -z "$(find "$T" -name '.*.tmp*' -o -name '.*.nvtxtc-*')" ]
 	tap $? "--emit=nvtxt -o of a bad payload keeps the previous file and no temporary"
 fi
 
@@ -352,7 +352,9 @@ interrupt() {
 	i_pid=$!
 	timeout 20 head -c 1000000 "$T/big.nvtxt" >&3
 	i_n=0
-	while [ -z "$(find "$T" -name '.*.tmp*')" ] && [ "$i_n" -lt 1000 ]; do
+	# the temporary is open: a named one, or an unnamed one (O_TMPFILE) seen in /proc
+	while [ -z "$(find "$T" -name '.*.tmp*' -o -name '.*.nvtxtc-*')" ] &&
+		! ls -l "/proc/$i_pid/fd" 2>/dev/null | grep -q "$T/#" && [ "$i_n" -lt 1000 ]; do
 		sleep 0.01
 		i_n=$((i_n + 1))
 	done
@@ -360,7 +362,7 @@ interrupt() {
 	{ wait "$i_pid"; } 2>/dev/null
 	i_st=$?
 	exec 3>&-
-	cmp -s "$T/nf.out" "$T/before" && [ -z "$(find "$T" -name '.*.tmp*')" ] && [ "$i_st" -gt 128 ]
+	cmp -s "$T/nf.out" "$T/before" && [ -z "$(find "$T" -name '.*.tmp*' -o -name '.*.nvtxtc-*')" ] && [ "$i_st" -gt 128 ]
 	tap $? "$i_name: SIG$i_sig mid-run keeps the previous file and leaves no temporary (exit $i_st)"
 }
 interrupt "--emit=nvtxt -o" INT --emit=nvtxt
@@ -380,7 +382,7 @@ kill -INT "$i_pid" 2>/dev/null
 { wait "$i_pid"; } 2>/dev/null
 i_st=$?
 if cmp -s "$T/big.nvtxt" "$T/before"; then i_what=untouched; elif cmp -s "$T/big.nvtxt" "$T/big.fmt"; then i_what=formatted; else i_what=partial; fi
-[ "$i_what" != partial ] && [ -z "$(find "$T" -name '.*.tmp*')" ] && { [ "$i_st" -eq 0 ] || [ "$i_st" -gt 128 ]; }
+[ "$i_what" != partial ] && [ -z "$(find "$T" -name '.*.tmp*' -o -name '.*.nvtxtc-*')" ] && { [ "$i_st" -eq 0 ] || [ "$i_st" -gt 128 ]; }
 tap $? "fmt -i: SIGINT leaves the file whole ($i_what, exit $i_st) and no temporary"
 
 # fmt -i of a symbolic link formats the file it points to and keeps the

@@ -1,16 +1,79 @@
 /*
  * cmd_fmt.c - nvtxtc fmt: lay each FILE out (src/backends/fmt.c) and print
- * it, list the files that would change (--check), or rewrite them in place
- * (-i, atomically).
+ * it; or list the files that would change (--check, -l), print how as a
+ * unified diff (-d), or rewrite them in place (-i, atomically).
+ * Directories are walked for *.nvtxt files; -j formats several at once.
  */
 #include <errno.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "driver.h"
 #include "fmt.h"
 #include "output.h"
+
+extern char **environ;
+
+/*
+ * Prints `diff -u` of the file on fd (the input) and the text of tmp to
+ * run->out, labelled FILE.orig and FILE as gofmt -d does.  Returns 0, or 2
+ * when diff could not be run (reported).
+ */
+static int print_diff(struct run *run, int fd, FILE *tmp, const char *display)
+{
+	char a[64], b[64], *label_a;
+	int pipefd[2], status = 0, wst;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	ssize_t n;
+	char buf[65536];
+	size_t la = strlen(display) + 6;
+
+	snprintf(a, sizeof a, "/dev/fd/%d", fd);
+	snprintf(b, sizeof b, "/dev/fd/%d", fileno(tmp));
+	label_a = malloc(la);
+	if (!label_a || pipe(pipefd) != 0) {
+		free(label_a);
+		io_error(&run->sink, NULL, "cannot run diff: %s", strerror(errno));
+		return 2;
+	}
+	snprintf(label_a, la, "%s.orig", display);
+	{
+		char *argv[] = { "diff", "-u", "--label", label_a, "--label", (char *)display, a, b, NULL };
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+		posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+		errno = posix_spawnp(&pid, "diff", &fa, NULL, argv, environ);
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	close(pipefd[1]);
+	if (errno) {
+		io_error(&run->sink, NULL, "cannot run diff: %s", strerror(errno));
+		close(pipefd[0]);
+		free(label_a);
+		return 2;
+	}
+	while ((n = read(pipefd[0], buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		fwrite(buf, 1, (size_t)n, run->out);
+	}
+	close(pipefd[0]);
+	while (waitpid(pid, &wst, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(wst) || WEXITSTATUS(wst) > 1) {
+		io_error(&run->sink, NULL, "diff failed on '%s'", display);
+		status = 2;
+	}
+	free(label_a);
+	return status;
+}
 
 static void ignore_diag(void *user, const struct nvtxt_diag *d, const struct nvtxt_source *src)
 {
@@ -43,22 +106,22 @@ static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *
 		return 2;
 	}
 	fmt->hold = true;
-	status = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, fmt);
+	status = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, fmt, NULL);
 	if (status == 1) {
 		driver_report(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display, "not formatted: it has syntax errors");
 	} else if (status == 0 && !fmt->overflow) {
-		if (fwrite(fmt->buf, 1, fmt->n, stdout) != fmt->n || fflush(stdout) != 0) {
-			io_error(&run->sink, NULL, "writing standard output: %s", strerror(errno));
+		if (fwrite(fmt->buf, 1, fmt->n, run->out) != fmt->n || fflush(run->out) != 0) {
+			io_error(&run->sink, NULL, "cannot write 'standard output': %s", strerror(errno));
 			status = 2;
 		}
 	} else if (status == 0 && lseek(fd, start, SEEK_SET) != start) {
 		io_error(&run->sink, NULL, "%s: %s", path, strerror(errno));
 		status = 2;
 	} else if (status == 0) {
-		*fmt = (struct nvtxt_fmt){ .out = stdout };
-		status = compile_one(opt, &quiet, &again, path, fd, display, NULL, fmt);
-		if (nvtxt_fmt_flush(fmt) != 0 || fflush(stdout) != 0) {
-			io_error(&run->sink, NULL, "writing standard output: %s", strerror(errno));
+		*fmt = (struct nvtxt_fmt){ .out = run->out };
+		status = compile_one(opt, &quiet, &again, path, fd, display, NULL, fmt, NULL);
+		if (nvtxt_fmt_flush(fmt) != 0 || fflush(run->out) != 0) {
+			io_error(&run->sink, NULL, "cannot write 'standard output': %s", strerror(errno));
 			status = 2;
 		} else if (status != 0) {
 			io_error(&run->sink, NULL, "%s: the file changed or could not be read while it was formatted; the output is incomplete", path);
@@ -70,31 +133,65 @@ static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *
 	return status;
 }
 
+/* Rewrites path with the text of tmp (fmt -i); 0, or 2 (reported). */
+static int rewrite(struct run *run, const char *path, FILE *tmp)
+{
+	struct nvtxt_output out;
+
+	if (output_open(&out, path) != 0 || copy_stream(tmp, out.file) != 0) {
+		io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+		if (out.file)
+			output_abort(&out);
+		return 2;
+	}
+	if (output_commit(&out) != 0) {
+		io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
 static int fmt_one(struct run *run, const char *path)
 {
 	const struct options *opt = run->opt;
-	bool is_stdin;
+	bool is_stdin, differs;
 	const char *display;
-	int fd = open_input(path, &is_stdin, &run->sink);
+	struct stat st;
+	int fd;
 	struct nvtxt_fmt fmt = { 0 };
 	FILE *tmp;
 	int status;
 
+	/* -i replaces a regular file; a FIFO or a device cannot be rewritten (and would be read and written at once) */
+	if (opt->in_place && strcmp(path, "-") != 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		driver_report(&run->sink, NVTXT_CHECK_IO_ERROR, NVTXT_SEV_ERROR, NULL,
+			      "-i cannot rewrite '%s': it is not a regular file (%s)", path,
+			      S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+		return 2;
+	}
+	fd = open_input(path, &is_stdin, &run->sink);
 	if (fd < 0)
 		return 2;
-	if (is_stdin) {
-		if (opt->in_place) {
-			driver_report(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_ERROR, NULL, "-i cannot rewrite standard input");
-			return 2;
-		}
-		fd = spool_stdin();
+	if (is_stdin && opt->in_place) {
+		driver_report(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_ERROR, NULL,
+			      "-i cannot rewrite standard input");
+		return 2;
+	}
+	if (is_stdin || (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode))) {
+		/* standard input, a pipe or a FIFO: read once into a file that can be read again */
+		int spooled = spool_fd(fd);
+		if (!is_stdin)
+			close(fd);
+		fd = spooled;
 		if (fd < 0) {
-			io_error(&run->sink, NULL, "cannot read standard input: %s", strerror(errno));
+			io_error(&run->sink, NULL, "cannot read '%s': %s", input_display(opt, path),
+				 strerror(errno));
 			return 2;
 		}
 	}
 	display = input_display(opt, path);
-	if (!opt->check && !opt->in_place && lseek(fd, 0, SEEK_CUR) >= 0)
+	if (!opt->check && !opt->list && !opt->diff && !opt->in_place)
 		return fmt_to_stdout(run, path, fd, display);
 	tmp = tmpfile();
 	if (!tmp) {
@@ -103,51 +200,47 @@ static int fmt_one(struct run *run, const char *path)
 		return 2;
 	}
 	fmt.out = tmp;
-	status = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, &fmt);
+	status = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, &fmt, NULL);
 	nvtxt_fmt_flush(&fmt);
 	if (fflush(tmp) != 0 || ferror(tmp)) {
-		io_error(&run->sink, NULL, "writing a temporary file: %s", strerror(errno));
+		io_error(&run->sink, NULL, "cannot write a temporary file: %s", strerror(errno));
 		status = 2;
 	}
 	if (status != 0) {
 		if (status == 1)
-			driver_report(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display, "not formatted: it has syntax errors");
-	} else if (opt->check) {
-		if (!same_contents(fd, tmp)) {
-			printf("%s\n", display);
-			status = 1;
-		}
-	} else if (opt->in_place) {
-		if (!same_contents(fd, tmp)) {
-			struct nvtxt_output out;
-			if (output_open(&out, path) != 0 || copy_stream(tmp, out.file) != 0) {
-				io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
-				if (out.file)
-					output_abort(&out);
-				status = 2;
-			} else if (output_commit(&out) != 0) {
-				io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
-				status = 2;
-			}
-		}
-	} else if (copy_stream(tmp, stdout) != 0) {
-		io_error(&run->sink, NULL, "writing standard output: %s", strerror(errno));
-		status = 2;
+			driver_report(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display,
+				      "not formatted: it has syntax errors");
+		goto done;
 	}
+	differs = !same_contents(fd, tmp);
+	if (!differs)
+		goto done;
+	if (opt->check || opt->list)
+		fprintf(run->out, "%s\n", display);
+	if (opt->diff)
+		status = print_diff(run, fd, tmp, display);
+	if (opt->in_place)
+		status = rewrite(run, path, tmp);
+	else if (status == 0)
+		status = 1;
+done:
 	fclose(tmp);
 	close(fd);
 	return status;
 }
 
-int run_fmt(struct run *run, char **files, int nfiles)
+int run_fmt(struct run *run, char **operands, int n)
 {
-	int worst = 0;
+	struct options *opt = run->opt;
+	char **files;
+	int nfiles, worst, status;
+	/* printing whole files: one at a time, so that no file waits in memory for its turn */
+	long threads = !opt->check && !opt->list && !opt->diff && !opt->in_place ? 1 : opt->jobs;
 
-	run->opt->read_ahead = run->opt->jobs >= 2;
-	for (int i = 0; i < nfiles; i++) {
-		int status = fmt_one(run, files[i]);
-		if (status > worst)
-			worst = status;
-	}
-	return worst;
+	worst = expand_operands(&run->sink, operands, n, &files, &nfiles);
+	opt->read_ahead = opt->jobs >= 2 * (threads < nfiles ? threads : nfiles);
+	/* input, its formatted text, and for -i the directory, the temporary and the target */
+	status = run_jobs(run, files, nfiles, threads, 6, fmt_one);
+	free_files(files, nfiles);
+	return status > worst ? status : worst;
 }

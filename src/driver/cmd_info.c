@@ -22,7 +22,7 @@ int run_info(struct run *run, char **files, int nfiles)
 		struct nvtxt_info *info = nvtxt_info_new(&opt->tconv);
 		struct nvtxt_backend be = nvtxt_info_backend(info);
 		const char *display = input_display(opt, files[i]);
-		int status = check_file(opt, &run->sink, &run->totals, files[i], &be);
+		int status = check_file(opt, &run->sink, &run->totals, files[i], &be, NULL);
 
 		if (status < 2) {
 			if (all) {

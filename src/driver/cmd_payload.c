@@ -21,7 +21,7 @@ static int load_operand(struct run *run, const char *path, struct payload_file *
 
 	if (fd < 0)
 		return 2;
-	status = payload_load(fd, is_stdin ? "<stdin>" : path, pf, &run->sink);
+	status = payload_load(fd, NULL, 0, is_stdin ? "<stdin>" : path, pf, &run->sink);
 	if (!is_stdin)
 		close(fd);
 	if (status != 0)

@@ -48,10 +48,36 @@ struct totals {
 /* One run of nvtxtc: diagnostics and driver messages go to standard error. */
 struct run {
 	struct options *opt;
-	struct nvtxt_text_printer printer; /* standard error */
+	FILE *out;                         /* standard output, or a job's buffer */
+	struct nvtxt_text_printer printer; /* standard error, or a job's buffer */
 	struct nvtxt_diag_sink sink;       /* the printer's sink */
 	struct totals totals;
 };
+
+/*
+ * jobs.c: runs job(run, path) for each of the n files, by up to `threads`
+ * threads (fewer when file descriptors are short: each job may hold
+ * `fds_per_job` at once).  With more than one thread, every job writes its
+ * standard output and its diagnostics to buffers of its own, printed
+ * whole, in the order of the files, as soon as the files before it are
+ * printed, so the output is the same as one at a time.  Adds the jobs'
+ * counts to run->totals; returns the worst status.
+ */
+typedef int (*job_fn)(struct run *run, const char *path);
+int run_jobs(struct run *run, char **files, int n, long threads, int fds_per_job, job_fn job);
+/* The number of file descriptors this process may still open (a guess: never below 0). */
+long free_fds(void);
+
+/*
+ * walk.c: the operands of lint and fmt, with each directory replaced by
+ * the *.nvtxt files under it, in sorted order (strcmp of names), skipping
+ * names that start with '.' and symbolic links to directories.  A
+ * directory without any is reported.  *files is allocated (free_files).
+ * Returns 0, or 2 when a directory could not be read or held no file.
+ */
+int expand_operands(const struct nvtxt_diag_sink *sink, char **operands, int n,
+		    char ***files, int *nfiles);
+void free_files(char **files, int n);
 
 /*
  * A subcommand: `nvtxtc NAME [OPTION]... OPERAND...`.  `options` is the
@@ -135,13 +161,22 @@ int open_input(const char *path, bool *is_stdin, const struct nvtxt_diag_sink *s
  * its calls to `be` (NULL: lint only); diagnostics go to sink, counts to
  * *totals.  Returns the exit status of the file.
  */
+/*
+ * `out` is the stream the back end writes (NULL for lint), called out_name
+ * in messages: a write error names it, a read error names the input.
+ */
+struct output_ref {
+	FILE *out;
+	const char *name;
+};
 int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
-	       struct totals *totals, const char *path, const struct nvtxt_backend *be);
+	       struct totals *totals, const char *path, const struct nvtxt_backend *be,
+	       const struct output_ref *out);
 /* Compiles fd (from its current offset) like check_file; fmt != NULL: syntax mode for fmt. */
 struct nvtxt_fmt;
 int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		struct totals *totals, const char *path, int fd, const char *display,
-		const struct nvtxt_backend *be, struct nvtxt_fmt *fmt);
+		const struct nvtxt_backend *be, struct nvtxt_fmt *fmt, const struct output_ref *out);
 
 /* A payload file read into memory and validated. */
 struct payload_file {
@@ -150,18 +185,20 @@ struct payload_file {
 	struct nvtxt_payload_reader *r;
 };
 /*
- * Reads fd from offset 0 to EOF and validates it (nvtxt-payload(5)).
- * Returns 0; 1 for an invalid payload; 2 on a read error (reported).
+ * Reads fd from its current position to EOF (a file, a pipe or a FIFO),
+ * after the nprefix bytes already read from it at `prefix`, and validates
+ * the whole (nvtxt-payload(5)).  Returns 0; 1 for an invalid payload; 2 on
+ * a read error (reported).
  */
-int payload_load(int fd, const char *display, struct payload_file *pf,
-		 const struct nvtxt_diag_sink *sink);
+int payload_load(int fd, const void *prefix, size_t nprefix, const char *display,
+		 struct payload_file *pf, const struct nvtxt_diag_sink *sink);
 void payload_free(struct payload_file *pf);
 
 /* Copies `from` (rewound) to `to`; 0, or -1 with errno set. */
 int copy_stream(FILE *from, FILE *to);
 /* True when the contents of fd (from offset 0) equal those of f. */
 bool same_contents(int fd, FILE *f);
-/* Copies standard input to an unnamed temporary file; its fd at offset 0, or -1. */
-int spool_stdin(void);
+/* Copies what is left to read on fd (standard input, a pipe) to an unnamed temporary file; its fd at offset 0, or -1. */
+int spool_fd(int fd);
 
 #endif

@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,9 +82,43 @@ static void report_hidden(const struct nvtxt_diag_sink *sink, const struct nvtxt
 	driver_report(sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, name, "%s%s not shown (--max-errors=%lu)", errs, warns, max);
 }
 
+/*
+ * A file that shrinks while it is read (another process truncates it):
+ * the sink in front of the real one stops passing diagnostics on as soon
+ * as the file is shorter than when it was opened, since they may be about
+ * text that is gone (the cut last line), and the shrink is reported
+ * instead.
+ */
+struct shrink_watch {
+	const struct nvtxt_diag_sink *next;
+	int fd;
+	off_t size;  /* when the compile started */
+	off_t now;   /* when it was found shorter */
+	bool shrank;
+};
+
+static bool has_shrunk(struct shrink_watch *w)
+{
+	struct stat st;
+
+	if (!w->shrank && fstat(w->fd, &st) == 0 && st.st_size < w->size) {
+		w->shrank = true;
+		w->now = st.st_size;
+	}
+	return w->shrank;
+}
+
+static void shrink_report(void *user, const struct nvtxt_diag *d, const struct nvtxt_source *src)
+{
+	struct shrink_watch *w = user;
+
+	if (!has_shrunk(w))
+		w->next->report(w->next->user, d, src);
+}
+
 int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		struct totals *totals, const char *path, int fd, const char *display,
-		const struct nvtxt_backend *be, struct nvtxt_fmt *fmt)
+		const struct nvtxt_backend *be, struct nvtxt_fmt *fmt, const struct output_ref *out)
 {
 	struct nvtxt_compile_options co = {
 		.display_name = display,
@@ -93,20 +129,37 @@ int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		.read_ahead = opt->read_ahead,
 	};
 	struct nvtxt_compile_result res;
+	struct shrink_watch watch = { .next = sink, .fd = fd };
+	struct stat st;
 	int status;
 
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && sink->report) {
+		watch.size = st.st_size;
+		co.sink = (struct nvtxt_diag_sink){ &watch, shrink_report };
+	}
 	if (fmt) {
 		co.instruction = nvtxt_fmt_instruction;
 		co.instruction_user = fmt;
 		co.syntax_check_only = fmt->out == NULL && !fmt->hold;
 	}
 	status = nvtxt_compile(&co, &res);
+	if (co.sink.user == &watch && has_shrunk(&watch)) {
+		io_error(sink, display, "the file shrank from %lld to %lld bytes while it was read "
+			 "(another process truncated it): not checked to its end, and diagnostics "
+			 "past the moment it shrank are not shown",
+			 (long long)watch.size, (long long)watch.now);
+		status = 2;
+	}
 	report_hidden(sink, &res, display, opt->diag.max_errors);
 	totals->errors += res.errors;
 	totals->warnings += res.warnings;
 	/* EDOM, ERANGE: a time the back end could not convert, which it reports (struct emitter) */
-	if (res.io_errno && res.io_errno != EDOM && res.io_errno != ERANGE)
-		io_error(sink, NULL, "%s: %s", path, strerror(res.io_errno));
+	if (res.io_errno == EDOM || res.io_errno == ERANGE)
+		;
+	else if (res.io_errno && out && out->out && ferror(out->out))
+		io_error(sink, NULL, "cannot write '%s': %s", out->name, strerror(res.io_errno));
+	else if (res.io_errno)
+		io_error(sink, NULL, "cannot read '%s': %s", path, strerror(res.io_errno));
 	return status;
 }
 
@@ -143,10 +196,10 @@ bool same_contents(int fd, FILE *f)
 	}
 }
 
-int spool_stdin(void)
+int spool_fd(int fd0)
 {
 	FILE *t = tmpfile();
-	FILE *in = fdopen(dup(0), "r");
+	FILE *in = fdopen(dup(fd0), "r");
 	int fd = -1;
 
 	if (t && in && copy_stream(in, t) == 0)
@@ -160,8 +213,8 @@ int spool_stdin(void)
 	return fd;
 }
 
-int payload_load(int fd, const char *display, struct payload_file *pf,
-		 const struct nvtxt_diag_sink *sink)
+int payload_load(int fd, const void *prefix, size_t nprefix, const char *display,
+		 struct payload_file *pf, const struct nvtxt_diag_sink *sink)
 {
 	size_t cap = 65536;
 	ssize_t n;
@@ -171,7 +224,13 @@ int payload_load(int fd, const char *display, struct payload_file *pf,
 	pf->data = malloc(cap);
 	if (!pf->data)
 		goto io;
-	while ((n = pread(fd, pf->data + pf->size, cap - pf->size, (off_t)pf->size)) != 0) {
+	if (nprefix)
+		memcpy(pf->data, prefix, nprefix);
+	pf->size = nprefix;
+	/* read(), not pread(): a pipe or a FIFO is read like a file */
+	while ((n = read(fd, pf->data + pf->size, cap - pf->size)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0)
 			goto io;
 		pf->size += (size_t)n;
@@ -199,13 +258,70 @@ void payload_free(struct payload_file *pf)
 	free(pf->data);
 }
 
-/* True when fd (not standard input) holds a payload file, by its magic. */
-static bool is_payload(int fd)
+/* Reads up to n bytes (fewer only at end of input); the count, or -1. */
+static ssize_t read_full(int fd, unsigned char *p, size_t n)
 {
-	unsigned char magic[8];
+	size_t got = 0;
 
-	return pread(fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
-	       nvtxt_payload_sniff(magic, sizeof magic);
+	while (got < n) {
+		ssize_t r = read(fd, p + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/*
+ * A pipe or a FIFO whose first bytes were read to look for the payload
+ * magic, and were not it: a thread hands those bytes and then the rest of
+ * the input to the compile through a pipe of its own.
+ */
+struct relay {
+	int from, to;
+	unsigned char prefix[8];
+	size_t n;
+	pthread_t tid;
+};
+
+static bool write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+static void *relay_main(void *arg)
+{
+	struct relay *r = arg;
+	unsigned char buf[65536];
+	sigset_t set;
+	ssize_t n;
+
+	/* the compile may stop reading (an I/O error): then a write fails with EPIPE */
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (write_all(r->to, r->prefix, r->n))
+		while ((n = read(r->from, buf, sizeof buf)) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 || !write_all(r->to, buf, (size_t)n))
+				break;
+		}
+	close(r->to);
+	return NULL;
 }
 
 /*
@@ -216,15 +332,16 @@ static bool is_payload(int fd)
  * `be` (NULL: lint).
  */
 static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
-			 struct totals *totals, int fd, const char *display,
-			 const struct nvtxt_backend *be)
+			 struct totals *totals, int fd, const void *prefix, size_t nprefix,
+			 const char *display, const struct nvtxt_backend *be,
+			 const struct output_ref *out)
 {
 	struct payload_file pf;
 	struct nvtxt_backend text;
 	struct nvtxt_emit_nvtxt *nw;
 	char err[512];
 	FILE *nf;
-	int status = payload_load(fd, display, &pf, sink);
+	int status = payload_load(fd, prefix, nprefix, display, &pf, sink);
 
 	if (status != 0) {
 		payload_free(&pf);
@@ -251,7 +368,7 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 		io_error(sink, NULL, "writing a temporary file: %s", strerror(errno));
 		status = 2;
 	} else {
-		status = compile_one(opt, sink, totals, display, fileno(nf), display, be, NULL);
+		status = compile_one(opt, sink, totals, display, fileno(nf), display, be, NULL, out);
 	}
 	nvtxt_emit_nvtxt_free(nw);
 	fclose(nf);
@@ -260,20 +377,55 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 }
 
 int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
-	       struct totals *totals, const char *path, const struct nvtxt_backend *be)
+	       struct totals *totals, const char *path, const struct nvtxt_backend *be,
+	       const struct output_ref *out)
 {
 	bool is_stdin;
 	int fd = open_input(path, &is_stdin, sink);
 	const char *display;
+	unsigned char magic[8];
+	off_t pos;
+	ssize_t n;
 	int status;
 
 	if (fd < 0)
 		return 2;
 	display = input_display(opt, path);
-	if (!is_stdin && is_payload(fd))
-		status = decompile_one(opt, sink, totals, fd, display, be);
-	else
-		status = compile_one(opt, sink, totals, path, fd, display, be, NULL);
+	pos = lseek(fd, 0, SEEK_CUR);
+	if (pos >= 0) {
+		/* a file (standard input too): its first bytes are looked at without reading them */
+		if (pread(fd, magic, sizeof magic, pos) == (ssize_t)sizeof magic &&
+		    nvtxt_payload_sniff(magic, sizeof magic))
+			status = decompile_one(opt, sink, totals, fd, NULL, 0, display, be, out);
+		else
+			status = compile_one(opt, sink, totals, path, fd, display, be, NULL, out);
+	} else if ((n = read_full(fd, magic, sizeof magic)) < 0) {
+		io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
+		status = 2;
+	} else if (n == (ssize_t)sizeof magic && nvtxt_payload_sniff(magic, sizeof magic)) {
+		/* a payload file on a pipe or a FIFO */
+		status = decompile_one(opt, sink, totals, fd, magic, sizeof magic, display, be, out);
+	} else {
+		struct relay r = { .from = fd, .n = (size_t)n };
+		int p[2];
+		memcpy(r.prefix, magic, (size_t)n);
+		if (pipe(p) != 0) {
+			io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
+			status = 2;
+		} else {
+			r.to = p[1];
+			if (pthread_create(&r.tid, NULL, relay_main, &r) != 0) {
+				io_error(sink, NULL, "cannot read '%s': no thread to relay it", display);
+				close(p[1]);
+				close(p[0]);
+				status = 2;
+			} else {
+				status = compile_one(opt, sink, totals, path, p[0], display, be, NULL, out);
+				close(p[0]);
+				pthread_join(r.tid, NULL);
+			}
+		}
+	}
 	if (!is_stdin)
 		close(fd);
 	return status;

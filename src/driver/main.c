@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -140,7 +141,7 @@ static int run_help(struct run *run, char **operands, int n);
 static const struct subcommand subcommands[] = {
 	{ "lint", "[lint] [OPTION]... FILE...", "check the files and print diagnostics (the default)",
 	  OPTC_GENERAL | OPTC_DIAG | OPTC_EMIT | OPTC_TIME, validate_lint, run_lint },
-	{ "fmt", "fmt [--check] [-i] [OPTION]... FILE...", "print the files with normalised layout",
+	{ "fmt", "fmt [--check|-l] [-d] [-i] [OPTION]... FILE...", "print the files with normalised layout",
 	  OPTC_GENERAL | OPTC_DIAG | OPTC_FMT, validate_fmt, run_fmt },
 	{ "info", "info [--format=FORMAT] [OPTION]... FILE...",
 	  "print facts about the files: events per command, threads,\n"
@@ -195,11 +196,16 @@ static const struct option_spec option_specs[] = {
 	  "info: print text (default) or json" },
 	{ OPT_CHECK, "check", no_argument, OPTC_FMT, "--check",
 	  "fmt: list the files that would change; exit 1 if any" },
+	{ 'l', NULL, no_argument, OPTC_FMT, "-l", "fmt: list the files that would change; exit 1 if any\n"
+	  "(with -i: list the files rewritten)" },
+	{ 'd', NULL, no_argument, OPTC_FMT, "-d", "fmt: print a unified diff of each file that would\n"
+	  "change; exit 1 if any" },
 	{ 'i', NULL, no_argument, OPTC_FMT, "-i", "fmt: rewrite the files in place (atomically)" },
 	{ 'j', NULL, required_argument, OPTC_DIAG, "-j N",
 	  "use up to N threads (default: the processors usable):\n"
-	  "lint checks N files at a time, diagnostics staying in\n"
-	  "command-line order; a thread to spare reads and\n"
+	  "lint and fmt (but for printing) take N files at a time,\n"
+	  "output staying in command-line order, fewer when file\n"
+	  "descriptors are short; a thread to spare reads and\n"
 	  "parses ahead, sharing the work (the checking thread\n"
 	  "parses itself instead of waiting for it)" },
 	{ OPT_STDIN_NAME, "stdin-name", required_argument, OPTC_DIAG, "--stdin-name=NAME",
@@ -354,6 +360,8 @@ static const char *validate_fmt(const struct options *o, int n)
 		return "no input files";
 	if (o->check && o->in_place)
 		return "fmt takes --check or -i, not both";
+	if (o->diff && o->in_place)
+		return "fmt takes -d or -i, not both";
 	return NULL;
 }
 
@@ -536,6 +544,12 @@ static int parse_options(struct options *o, int argc, char **argv, const struct 
 		case OPT_CHECK:
 			o->check = true;
 			break;
+		case 'l':
+			o->list = true;
+			break;
+		case 'd':
+			o->diff = true;
+			break;
 		case 'j':
 			errno = 0;
 			o->jobs = strtol(optarg, &end, 10);
@@ -616,8 +630,11 @@ static int nvtxtc_main(int argc, char **argv)
 	const char *problem;
 	int first = 1, status;
 
+	/* past a file-size limit (ulimit -f) a write fails with EFBIG and is reported */
+	signal(SIGXFSZ, SIG_IGN);
 	nvtxt_diag_config_init(&opt.diag);
 	nvtxt_tconv_init(&opt.tconv);
+	run.out = stdout;
 	run.printer.out = stderr;
 	run.printer.color = false;
 	run.sink = (struct nvtxt_diag_sink){ &run.printer, nvtxt_text_printer_report };
@@ -654,7 +671,11 @@ static int nvtxtc_main(int argc, char **argv)
 				run.totals.warnings == 1 ? "" : "s");
 		fputs(" generated.\n", stderr);
 	}
-	return finish_stdout(&run.sink, status);
+	status = finish_stdout(&run.sink, status);
+	/* diagnostics that could not be written still end the run with status 2 */
+	if (fflush(stderr) != 0 || ferror(stderr))
+		status = 2;
+	return status;
 }
 
 int main(int argc, char **argv)

@@ -1,8 +1,10 @@
 /*
- * output.c - atomic output files.
+ * output.c - output files that lose nothing; see output.h.
  */
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _GNU_SOURCE /* O_TMPFILE, realpath */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -13,8 +15,10 @@
 #include "output.h"
 #include "util.h"
 
-/* The temporary to remove if a signal ends the process (one at a time). */
+/* The named temporary to remove if a signal ends the process (one at a time). */
 static char *volatile pending_tmp;
+static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP };
+enum { N_HELD = sizeof held_signals / sizeof held_signals[0] };
 
 static void on_signal(int sig)
 {
@@ -28,35 +32,110 @@ static void on_signal(int sig)
 static void watch(char *tmp)
 {
 	static bool installed;
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
 	pending_tmp = tmp;
 	if (installed)
 		return;
 	installed = true;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (size_t i = 0; i < N_HELD; i++) {
 		struct sigaction sa, old;
 		/* a signal the caller ignores (nohup) stays ignored */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		if (sigaction(held_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
 			continue;
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_signal;
 		sigemptyset(&sa.sa_mask);
-		sigaction(sigs[i], &sa, NULL);
+		sigaction(held_signals[i], &sa, NULL);
 	}
+}
+
+/* Holds (block) or releases SIGINT, SIGTERM and SIGHUP around a step that must not be cut. */
+static void hold_signals(bool hold, sigset_t *saved)
+{
+	sigset_t set;
+
+	if (hold) {
+		sigemptyset(&set);
+		for (size_t i = 0; i < N_HELD; i++)
+			sigaddset(&set, held_signals[i]);
+		sigprocmask(SIG_BLOCK, &set, saved);
+	} else {
+		sigprocmask(SIG_SETMASK, saved, NULL);
+	}
+}
+
+/* "host" for temporary names: the host name without '-', '.' or '/', at most 32 bytes. */
+static void host_tag(char *buf, size_t size)
+{
+	if (gethostname(buf, size) != 0)
+		snprintf(buf, size, "host");
+	buf[size - 1] = '\0';
+	for (char *p = buf; *p; p++)
+		if (*p == '-' || *p == '.' || *p == '/')
+			*p = '_';
+}
+
+/*
+ * Removes the named temporaries of `base` in dirfd that a process of this
+ * host left behind and that no longer runs: .BASE.nvtxtc-HOST-PID.XXXXXX.
+ */
+static void remove_stale(int dirfd, const char *base)
+{
+	char host[33];
+	struct buf prefix = { 0 };
+	DIR *d;
+	struct dirent *e;
+	int fd = dup(dirfd);
+
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	host_tag(host, sizeof host);
+	buf_printf(&prefix, ".%s.nvtxtc-%s-", base, host);
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, prefix.ptr, prefix.len) != 0)
+			continue;
+		errno = 0;
+		pid = strtol(e->d_name + prefix.len, &end, 10);
+		if (errno || pid <= 0 || *end != '.')
+			continue;
+		if (pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+			unlinkat(dirfd, e->d_name, 0);
+	}
+	closedir(d);
+	buf_free(&prefix);
+}
+
+/* Keeps the owner and group of `st` when the process may set them, then the mode. */
+static int keep_attributes(int fd, const struct stat *st, mode_t mode)
+{
+	if (st) {
+		if (fchown(fd, st->st_uid, st->st_gid) != 0)
+			(void)!fchown(fd, (uid_t)-1, st->st_gid); /* at least the group, when a member */
+	}
+	return fchmod(fd, mode);
 }
 
 int output_open(struct nvtxt_output *o, const char *path)
 {
-	const char *slash;
-	size_t dirlen;
-	struct buf tmp = { 0 };
+	struct buf dir = { 0 }, tmp = { 0 };
 	struct stat st;
+	bool exists;
+	const char *slash, *base;
 	char *target = NULL;
+	char host[33];
 	mode_t mode;
-	int fd;
+	int fd = -1, e;
 
 	memset(o, 0, sizeof(*o));
+	o->dirfd = o->target_fd = -1;
 	/* a symbolic link to a file stays one: the file it points to is what gets replaced */
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 		target = realpath(path, NULL);
@@ -64,22 +143,24 @@ int output_open(struct nvtxt_output *o, const char *path)
 			return -1;
 		path = target;
 	}
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
+	exists = stat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
+		free(target);
+		errno = EISDIR;
+		return -1;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		/* a device or a FIFO (/dev/null, /dev/stdout) is written to, not replaced */
+		o->file = fopen(path, "w");
+		if (!o->file) {
 			free(target);
-			errno = EISDIR;
 			return -1;
 		}
-		if (!S_ISREG(st.st_mode)) {
-			/* a device or a FIFO (/dev/null, /dev/stdout) is written to, not replaced */
-			o->file = fopen(path, "w");
-			if (!o->file) {
-				free(target);
-				return -1;
-			}
-			o->path = target ? target : xstrndup(path, strlen(path));
-			return 0;
-		}
+		o->kind = OUTPUT_DIRECT;
+		o->path = target ? target : xstrndup(path, strlen(path));
+		return 0;
+	}
+	if (exists) {
 		mode = st.st_mode & 07777;
 	} else {
 		mode_t mask = umask(0);
@@ -87,56 +168,168 @@ int output_open(struct nvtxt_output *o, const char *path)
 		mode = 0666 & ~mask;
 	}
 	slash = strrchr(path, '/');
-	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	buf_add(&tmp, path, dirlen);
-	buf_printf(&tmp, ".%s.tmpXXXXXX", path + dirlen);
-	fd = mkstemp(tmp.ptr);
-	if (fd < 0) {
-		free(target);
-		buf_free(&tmp);
-		return -1;
+	base = slash ? slash + 1 : path;
+	if (slash)
+		buf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+	else
+		buf_adds(&dir, ".");
+	o->dirfd = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (o->dirfd < 0)
+		goto fail;
+
+	if (exists && st.st_nlink > 1) {
+		/* written through at commit: the text waits in an unnamed temporary */
+		o->target_fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (o->target_fd < 0)
+			goto fail;
+		o->file = tmpfile();
+		if (!o->file)
+			goto fail;
+		o->kind = OUTPUT_THROUGH;
+		o->path = target ? target : xstrndup(path, strlen(path));
+		buf_free(&dir);
+		return 0;
 	}
-	/* the name outlives the buffer (a temporary, util.h): the driver owns a copy */
-	o->tmp = xstrndup(tmp.ptr, tmp.len);
-	buf_free(&tmp);
-	watch(o->tmp);
-	if (fchmod(fd, mode) != 0 || !(o->file = fdopen(fd, "w"))) {
-		int e = errno;
+
+	remove_stale(o->dirfd, base);
+#ifdef O_TMPFILE
+	/* linked at commit through /proc/self/fd: only where /proc is there */
+	if (access("/proc/self/fd", X_OK) == 0)
+		fd = openat(o->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+#endif
+	if (fd < 0) {
+		host_tag(host, sizeof host);
+		buf_printf(&tmp, "%s/.%s.nvtxtc-%s-%ld.XXXXXX", dir.ptr, base, host, (long)getpid());
+		fd = mkstemp(tmp.ptr);
+		if (fd < 0)
+			goto fail;
+		/* the name outlives the buffer (a temporary, util.h): the driver owns a copy */
+		o->tmp = xstrndup(tmp.ptr, tmp.len);
+		buf_free(&tmp);
+		watch(o->tmp);
+	}
+	if (keep_attributes(fd, exists ? &st : NULL, mode) != 0 || !(o->file = fdopen(fd, "w")))
+		goto fail;
+	o->kind = OUTPUT_REPLACE;
+	o->path = target ? target : xstrndup(path, strlen(path));
+	buf_free(&dir);
+	return 0;
+fail:
+	e = errno;
+	if (fd >= 0)
 		close(fd);
+	if (o->tmp) {
 		unlink(o->tmp);
 		pending_tmp = NULL;
-		free(target);
 		free(o->tmp);
-		o->tmp = NULL;
-		errno = e;
-		return -1;
 	}
-	o->path = target ? target : xstrndup(path, strlen(path));
-	return 0;
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	if (o->target_fd >= 0)
+		close(o->target_fd);
+	if (o->file)
+		fclose(o->file);
+	free(target);
+	buf_free(&tmp);
+	buf_free(&dir);
+	memset(o, 0, sizeof(*o));
+	errno = e;
+	return -1;
 }
 
 static void release(struct nvtxt_output *o)
 {
 	pending_tmp = NULL;
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	if (o->target_fd >= 0)
+		close(o->target_fd);
 	free(o->tmp);
 	free(o->path);
 	memset(o, 0, sizeof(*o));
+	o->dirfd = o->target_fd = -1;
+}
+
+/* The last component of o->path. */
+static const char *base_of(const struct nvtxt_output *o)
+{
+	const char *slash = strrchr(o->path, '/');
+	return slash ? slash + 1 : o->path;
+}
+
+/* OUTPUT_THROUGH: the text of the temporary over the target, space reserved first. */
+static int write_through(struct nvtxt_output *o)
+{
+	int in = fileno(o->file);
+	off_t size = lseek(in, 0, SEEK_END), off = 0;
+	char buf[65536];
+	sigset_t saved;
+	int e = 0;
+
+	if (size < 0)
+		return errno;
+	if (size > 0 && (e = posix_fallocate(o->target_fd, 0, size)) != 0)
+		return e;
+	hold_signals(true, &saved);
+	while (off < size) {
+		ssize_t n = pread(in, buf, sizeof buf, off), w;
+		if (n <= 0) {
+			e = n < 0 ? errno : EIO;
+			break;
+		}
+		w = pwrite(o->target_fd, buf, (size_t)n, off);
+		if (w != n) {
+			e = w < 0 ? errno : EIO;
+			break;
+		}
+		off += n;
+	}
+	if (!e && ftruncate(o->target_fd, size) != 0)
+		e = errno;
+	if (!e && fsync(o->target_fd) != 0)
+		e = errno;
+	hold_signals(false, &saved);
+	return e;
 }
 
 int output_commit(struct nvtxt_output *o)
 {
 	int e = 0;
+	sigset_t saved;
 
 	if (fflush(o->file) != 0 || ferror(o->file))
 		e = errno ? errno : EIO;
+	if (!e && o->kind == OUTPUT_REPLACE && fsync(fileno(o->file)) != 0)
+		e = errno;
+	if (!e && o->kind == OUTPUT_THROUGH)
+		e = write_through(o);
+	if (!e && o->kind == OUTPUT_REPLACE && !o->tmp) {
+		/* an unnamed temporary: linked under a recognisable name, then renamed */
+		char proc[64], host[33];
+		struct buf name = { 0 };
+		static unsigned serial;
+
+		host_tag(host, sizeof host);
+		buf_printf(&name, ".%s.nvtxtc-%s-%ld.%u", base_of(o), host, (long)getpid(), serial++);
+		snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(o->file));
+		hold_signals(true, &saved);
+		if (linkat(AT_FDCWD, proc, o->dirfd, name.ptr, AT_SYMLINK_FOLLOW) != 0) {
+			e = errno;
+		} else if (renameat(o->dirfd, name.ptr, o->dirfd, base_of(o)) != 0) {
+			e = errno;
+			unlinkat(o->dirfd, name.ptr, 0);
+		}
+		hold_signals(false, &saved);
+		buf_free(&name);
+	} else if (!e && o->kind == OUTPUT_REPLACE && rename(o->tmp, o->path) != 0) {
+		e = errno;
+	}
 	if (fclose(o->file) != 0 && !e)
 		e = errno ? errno : EIO;
-	if (o->tmp) {
-		if (!e && rename(o->tmp, o->path) != 0)
-			e = errno;
-		if (e)
-			unlink(o->tmp);
-	}
+	if (e && o->tmp)
+		unlink(o->tmp);
+	if (!e && o->kind == OUTPUT_REPLACE && fsync(o->dirfd) != 0 && errno != EINVAL)
+		e = errno;
 	release(o);
 	errno = e;
 	return e ? -1 : 0;

@@ -1,0 +1,64 @@
+#!/bin/sh
+# Bash completion (completion/nvtxtc.bash): subcommands, options, warning
+# names and --emit= values, read from the --help of the nvtxtc under test;
+# and `make install` puts it where bash-completion looks.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+if ! command -v bash >/dev/null 2>&1; then
+	skip "bash is not installed"
+	done_testing
+	exit
+fi
+mkdir "$T/bin" "$T/work" "$T/work/traces"
+ln -s "$NVTXTC" "$T/bin/nvtxtc"
+: >"$T/work/run.nvtxt"
+: >"$T/work/readme.txt"
+script=$PWD/completion/nvtxtc.bash
+
+# comp WORD...: the completions bash offers for the command line WORD... (the last one is completed)
+comp() {
+	(cd "$T/work" && PATH=$T/bin:$PATH bash -c '
+		. "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_nvtxtc
+		[ ${#COMPREPLY[@]} -eq 0 ] || printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' sh "$script" "$@")
+}
+
+got=$(comp nvtxtc '')
+case $got in *"dump fmt help lint"*"replay run.nvtxt traces "*) r=0 ;; *) r=1 ;; esac
+ok $r "the first word: the subcommands, *.nvtxt files and directories ($got)"
+case $got in *readme.txt*) r=1 ;; *) r=0 ;; esac
+ok $r "other files are not offered"
+is "$(comp nvtxtc f)" "fmt " "a subcommand by its prefix"
+is "$(comp nvtxtc lint r)" "run.nvtxt " "after the subcommand, files only"
+is "$(comp nvtxtc --em)" "--emit= " "--em completes to --emit="
+is "$(comp nvtxtc --emit = '')" "nvtxt payload " "--emit= (split at '='): the back ends of --help"
+is "$(comp nvtxtc --emit=p)" "--emit=payload " "--emit=p (one word): payload"
+is "$(comp nvtxtc --color = a)" "always auto " "--color= values"
+is "$(comp nvtxtc -Wno-uncl)" "-Wno-unclosed-range " "-Wno- and a warning name"
+is "$(comp nvtxtc -Wa)" "-Wall " "-Wall"
+is "$(comp nvtxtc -Werror = dup)" "duplicate-parent " "-Werror=NAME: warning names"
+is "$(comp nvtxtc fmt -)" "$(comp nvtxtc -)" "options after a subcommand"
+case $(comp nvtxtc fmt -) in *"-d "*"-i "*"-l "*) r=0 ;; *) r=1 ;; esac
+ok $r "fmt's -d, -i and -l are offered"
+# every option of --help is offered, every warning, every back end
+"$NVTXTC" --help | sed -n '/^Warnings/,/^$/s/^  \([a-z-]*\) .*/-W\1/p' | sort | tr '\n' ' ' >"$T/want"
+comp nvtxtc -W | tr ' ' '\n' | grep -v '^-W\(no-\|all$\|extra$\|error\)' | grep . | sort | tr '\n' ' ' >"$T/got"
+same_file "$T/got" "$T/want" "-W offers every warning of --help"
+is "$(comp nvtxtc --bogus)" "" "an unknown option: nothing"
+is "$(comp nvtxtc -Wno-zz)" "" "an unknown warning: nothing"
+is "$(comp nvtxtc --emit = zz)" "" "an unknown back end: nothing"
+
+dest=$T/dest
+make -s install DESTDIR="$dest" PREFIX=/opt/nvtxtc >"$T/log" 2>&1
+ok $? "make install"
+dir=$(pkg-config --define-variable=prefix=/opt/nvtxtc --variable=completionsdir bash-completion 2>/dev/null)
+[ -n "$dir" ] || dir=/opt/nvtxtc/share/bash-completion/completions
+[ -f "$dest$dir/nvtxtc" ]
+ok $? "make install puts the completion in $dir/nvtxtc"
+cmp -s "$dest$dir/nvtxtc" "$script"
+ok $? "the installed completion is completion/nvtxtc.bash"
+make -s uninstall DESTDIR="$dest" PREFIX=/opt/nvtxtc >"$T/log" 2>&1
+[ ! -e "$dest$dir/nvtxtc" ]
+ok $? "make uninstall removes it"
+done_testing

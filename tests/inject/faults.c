@@ -1,0 +1,164 @@
+/*
+ * faults.c - a fault-injection library for the tests of nvtxtc's outputs
+ * (tests/outputs.t), loaded with LD_PRELOAD.  It wraps a few calls of the
+ * driver and, as the variable NVTXT_FAULTS asks, makes them fail or logs
+ * them, so that the suite runs the commit-failure paths of atomic outputs
+ * and a file that shrinks while it is read.
+ *
+ * NVTXT_FAULTS is a comma-separated list of:
+ *   fsync=ERRNO       every fsync of a regular file fails with ERRNO (EIO, ...)
+ *   fsync-dir=ERRNO   every fsync of a directory fails with ERRNO
+ *   rename=ERRNO      rename, renameat and linkat fail with ERRNO
+ *   fallocate=ERRNO   posix_fallocate fails with ERRNO
+ *   shrink=N          the first read() of a regular file (fd > 2) larger than
+ *                     N bytes truncates it to N bytes once it has returned
+ *                     its data: "another process truncated it" mid-read
+ * NVTXT_FAULT_LOG=FILE appends one line per wrapped call: "fsync file",
+ * "fsync dir", "linkat", "rename", "renameat", "fallocate".
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fault(const char *name)
+{
+	const char *f = getenv("NVTXT_FAULTS");
+	size_t n = strlen(name);
+	static const struct { const char *name; int e; } errnos[] = {
+		{ "EIO", EIO }, { "ENOSPC", ENOSPC }, { "EXDEV", EXDEV }, { "EPERM", EPERM },
+		{ "EFBIG", EFBIG }, { "EROFS", EROFS },
+	};
+
+	while (f && *f) {
+		if (strncmp(f, name, n) == 0 && f[n] == '=') {
+			for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++)
+				if (strncmp(f + n + 1, errnos[i].name, strlen(errnos[i].name)) == 0)
+					return errnos[i].e;
+			return atoi(f + n + 1);
+		}
+		f = strchr(f, ',');
+		if (f)
+			f++;
+	}
+	return 0;
+}
+
+static void note(const char *what)
+{
+	const char *log = getenv("NVTXT_FAULT_LOG");
+	int fd;
+
+	if (!log)
+		return;
+	fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		(void)!write(fd, what, strlen(what));
+		(void)!write(fd, "\n", 1);
+		close(fd);
+	}
+}
+
+int fsync(int fd)
+{
+	static int (*real)(int);
+	struct stat st;
+	bool dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+	int e = fault(dir ? "fsync-dir" : "fsync");
+
+	note(dir ? "fsync dir" : "fsync file");
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+	return real(fd);
+}
+
+int rename(const char *from, const char *to)
+{
+	static int (*real)(const char *, const char *);
+	int e = fault("rename");
+
+	note("rename");
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+	return real(from, to);
+}
+
+int renameat(int fromfd, const char *from, int tofd, const char *to)
+{
+	static int (*real)(int, const char *, int, const char *);
+	int e = fault("rename");
+
+	note("renameat");
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(int, const char *, int, const char *))dlsym(RTLD_NEXT, "renameat");
+	return real(fromfd, from, tofd, to);
+}
+
+int linkat(int fromfd, const char *from, int tofd, const char *to, int flags)
+{
+	static int (*real)(int, const char *, int, const char *, int);
+	int e = fault("rename");
+
+	note("linkat");
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(int, const char *, int, const char *, int))dlsym(RTLD_NEXT, "linkat");
+	return real(fromfd, from, tofd, to, flags);
+}
+
+int posix_fallocate(int fd, off_t off, off_t len)
+{
+	static int (*real)(int, off_t, off_t);
+	int e = fault("fallocate");
+
+	note("fallocate");
+	if (e)
+		return e;
+	if (!real)
+		real = (int (*)(int, off_t, off_t))dlsym(RTLD_NEXT, "posix_fallocate");
+	return real(fd, off, len);
+}
+
+ssize_t read(int fd, void *buf, size_t count)
+{
+	static ssize_t (*real)(int, void *, size_t);
+	static int done;
+	const char *f = getenv("NVTXT_FAULTS");
+	const char *s = f ? strstr(f, "shrink=") : NULL;
+	ssize_t n;
+	struct stat st;
+
+	if (!real)
+		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	n = real(fd, buf, count);
+	if (s && !done && fd > 2 && n > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > atol(s + 7)) {
+		done = 1;
+		note("shrink");
+		char path[64];
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd); /* fd is read-only */
+		(void)!truncate(path, atol(s + 7));
+	}
+	return n;
+}

@@ -1,0 +1,270 @@
+#!/bin/sh
+# Outputs that lose nothing (issue 10, points 10 to 18): write errors name
+# the file that could not be written, SIGXFSZ, temporaries (unnamed, or
+# named and removed when stale), owner, group, mode and hard links kept,
+# fsync of the file and of its directory, --help and --version and
+# standard error on a full device, FIFOs and pipes, -j with few file
+# descriptors, a file that shrinks while it is read, and the signal and
+# commit-failure paths of atomic outputs.  The failures are injected with
+# tests/inject/faults.c (LD_PRELOAD; $FAULTS, built by make check).
+cd "$(dirname "$0")" || exit 1
+. ./lib.sh
+cd "$T" || exit 1
+
+FAULTS=${FAULTS:-$top/build/tests/inject/faults.so}
+# A sanitizer build cannot be preloaded into: then the injected cases are skipped.
+if [ -f "$FAULTS" ] && LD_PRELOAD=$FAULTS "$NVTXTC" --version >/dev/null 2>&1; then
+	have_faults=1
+else
+	have_faults=0
+	echo "# $FAULTS cannot be preloaded into $NVTXTC: injected failures skipped"
+fi
+# with_faults SPEC CMD...: CMD under the fault library, NVTXT_FAULTS=SPEC, calls logged in $T/log.
+with_faults() {
+	spec=$1
+	shift
+	rm -f "$T/log"
+	LD_PRELOAD=$FAULTS NVTXT_FAULTS=$spec NVTXT_FAULT_LOG=$T/log "$@"
+}
+temps() { find "$T" -name '.*.nvtxtc-*' -o -name '.*.tmp*'; }
+host=$(uname -n | tr -- '-./' '___' | cut -c1-32)
+
+good='Marker, 1, "Qpc", 1, 2,,, "ok",'
+printf '%s\n' "$good" >good.nvtxt
+printf 'Marker ,1,Qpc,1,2 ,,,"x",\n' >ugly.nvtxt
+formatted='Marker, 1, Qpc, 1, 2,,, "x",'
+awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "Marker, %d, Qpc, 1, 2,,, \"message %d\",\n", i, i }' >big.nvtxt
+
+# --- 10. a write error names the file that could not be written -----------
+# (ulimit -f counts blocks of 512 or 1024 bytes: 8 leaves room for the message)
+(ulimit -f 8; exec "$NVTXTC" --emit=nvtxt -o out.nvtxt big.nvtxt) >out 2>err
+st=$?
+is "$st:$(head -n 1 err)" "2:nvtxtc: error: cannot write 'out.nvtxt': File too large [io-error]" \
+	"10/11: past ulimit -f, -o fails with the output's name (SIGXFSZ ignored: exit 2, not killed)"
+! grep -q big.nvtxt err
+ok $? "10: the message does not blame the input"
+[ ! -e out.nvtxt ] && [ -z "$(temps)" ]
+ok $? "11: past ulimit -f, no output and no temporary is left"
+"$NVTXTC" --emit=nvtxt big.nvtxt >/dev/full 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: cannot write 'standard output': No space left on device [io-error]" \
+	"10: --emit=nvtxt >/dev/full names standard output"
+"$NVTXTC" --emit=payload -o /dev/full good.nvtxt >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: cannot write '/dev/full': No space left on device [io-error]" \
+	"10: -o /dev/full names /dev/full"
+"$NVTXTC" fmt big.nvtxt >/dev/full 2>err
+is "$?" 2 "10: fmt >/dev/full: exit 2"
+grep -q 'standard output' err
+ok $? "10: fmt >/dev/full names standard output"
+"$NVTXTC" --emit=nvtxt -o out.nvtxt big.nvtxt >out 2>err
+is "$?:$(cat err)" "0:" "10: a write that fits: exit 0, nothing said"
+
+# --- 11. temporaries: unnamed, or named and removed when stale ------------
+printf 'previous\n' >stale.out
+: >".stale.out.nvtxtc-$host-4194305.AbCdEf"   # a PID above any pid_max: no such process
+: >".stale.out.nvtxtc-$host-$$.GhIjKl"       # this shell's: alive
+: >".stale.out.nvtxtc-otherhost-4194305.MnOpQr"
+"$NVTXTC" --emit=nvtxt -o stale.out good.nvtxt >out 2>err
+is "$?:$(cat stale.out)" "0:$good" "11: -o writes next to temporaries of other runs"
+[ ! -e ".stale.out.nvtxtc-$host-4194305.AbCdEf" ]
+ok $? "11: the temporary of a process that no longer runs is removed"
+[ -e ".stale.out.nvtxtc-$host-$$.GhIjKl" ] && [ -e ".stale.out.nvtxtc-otherhost-4194305.MnOpQr" ]
+ok $? "11: a running process's temporary, and another host's, are kept"
+rm -f .stale.out.nvtxtc-*
+# SIGKILL mid-run (nothing can clean up): the temporary is unnamed, so nothing is left.
+rm -f in.fifo
+mkfifo in.fifo
+printf 'previous\n' >killed.out
+exec 3<>in.fifo
+"$NVTXTC" --emit=nvtxt -o killed.out in.fifo >/dev/null 2>&1 &
+k_pid=$!
+head -c 100000 big.nvtxt >&3
+k_n=0
+while ! ls -l "/proc/$k_pid/fd" 2>/dev/null | grep -q "$T/#\|$T/\.killed" && [ "$k_n" -lt 500 ]; do
+	sleep 0.01
+	k_n=$((k_n + 1))
+done
+kill -KILL "$k_pid"
+{ wait "$k_pid"; } 2>/dev/null
+exec 3>&-
+is "$(cat killed.out):$(temps | wc -l)" "previous:0" "11/18: SIGKILL mid-run keeps the previous file and leaves no temporary"
+
+# --- 12. owner, group, mode and hard links --------------------------------
+cp ugly.nvtxt mode.nvtxt
+chmod 604 mode.nvtxt
+"$NVTXTC" fmt -i mode.nvtxt >out 2>err
+is "$?:$(stat -c %a mode.nvtxt):$(cat mode.nvtxt)" "0:604:$formatted" "12: fmt -i keeps the mode"
+if [ "$(id -u)" = 0 ]; then
+	cp ugly.nvtxt owned.nvtxt
+	chown 1234:2345 owned.nvtxt
+	chmod 640 owned.nvtxt
+	"$NVTXTC" fmt -i owned.nvtxt >out 2>err
+	is "$?:$(stat -c '%u:%g %a' owned.nvtxt)" "0:1234:2345 640" \
+		"12: fmt -i as root keeps a user's owner, group and mode"
+	printf 'old\n' >owned.out
+	chown 1234:2345 owned.out
+	chmod 600 owned.out
+	"$NVTXTC" --emit=nvtxt -o owned.out good.nvtxt >out 2>err
+	is "$?:$(stat -c '%u:%g %a' owned.out):$(cat owned.out)" "0:1234:2345 600:$good" \
+		"12: -o over an existing file keeps its owner, group and mode"
+else
+	skip "12: owner and group: needs root to give a file to another user"
+	skip "12: owner and group: needs root to give a file to another user"
+fi
+cp ugly.nvtxt linked.nvtxt
+ln linked.nvtxt other-name.nvtxt
+inode=$(stat -c %i linked.nvtxt)
+"$NVTXTC" fmt -i linked.nvtxt >out 2>err
+is "$?:$(cat other-name.nvtxt):$(stat -c '%i %h' linked.nvtxt)" "0:$formatted:$inode 2" \
+	"12: fmt -i of a file with two hard links writes through: the other name sees the new text"
+is "$(temps | wc -l)" 0 "12: writing through leaves no temporary"
+if [ "$have_faults" = 1 ]; then
+	cp ugly.nvtxt linked.nvtxt
+	with_faults fallocate=ENOSPC "$NVTXTC" fmt -i linked.nvtxt >out 2>err
+	is "$?:$(head -n 1 err)" "2:nvtxtc: error: cannot write 'linked.nvtxt': No space left on device [io-error]" \
+		"12: a hard-linked file that cannot get the space is refused with the reason"
+	cmp -s linked.nvtxt ugly.nvtxt && cmp -s other-name.nvtxt ugly.nvtxt
+	ok $? "12: ... and both names keep the old text, whole"
+else
+	skip "12: fault injection unavailable"
+	skip "12: fault injection unavailable"
+fi
+cp big.nvtxt biglink.nvtxt
+sed 's/, /,/g' big.nvtxt >biglink.nvtxt
+ln biglink.nvtxt biglink2.nvtxt
+cp biglink.nvtxt biglink.orig
+(ulimit -f 8; exec "$NVTXTC" fmt -i biglink.nvtxt) >out 2>err
+is "$?" 2 "12: a hard-linked file past ulimit -f: exit 2"
+cmp -s biglink2.nvtxt biglink.orig
+ok $? "12: ... and it is left whole (the space is reserved before the first byte is written)"
+
+# --- 13. the commit is durable: fsync the file, rename, fsync the directory
+if [ "$have_faults" = 1 ]; then
+	with_faults "" "$NVTXTC" --emit=nvtxt -o durable.out good.nvtxt >out 2>err
+	tr '\n' ' ' <"$T/log" >seq
+	case $(cat seq) in
+	"fsync file linkat renameat fsync dir "|"fsync file rename fsync dir ") r=0 ;;
+	*) r=1 ;;
+	esac
+	ok $r "13: -o: fsync of the file, then the rename, then fsync of the directory ($(cat seq))"
+	cp ugly.nvtxt d.nvtxt
+	with_faults "" "$NVTXTC" fmt -i d.nvtxt >out 2>err
+	grep -q "fsync file" "$T/log" && grep -q "fsync dir" "$T/log"
+	ok $? "13: fmt -i: the file and its directory are fsync'ed"
+	# 18. commit failures: the previous file stays, no temporary, the output is named
+	for fault in fsync=EIO rename=EXDEV; do
+		printf 'previous\n' >commit.out
+		with_faults "$fault" "$NVTXTC" --emit=nvtxt -o commit.out good.nvtxt >out 2>err
+		st=$?
+		is "$st:$(cat commit.out):$(temps | wc -l)" "2:previous:0" \
+			"18: -o when the commit fails ($fault): exit 2, the previous file kept, no temporary"
+		grep -q "cannot write 'commit.out'" err
+		ok $? "18: ... and the message names the output ($fault)"
+	done
+	cp ugly.nvtxt c.nvtxt
+	with_faults fsync=EIO "$NVTXTC" fmt -i c.nvtxt >out 2>err
+	is "$?:$(cat c.nvtxt)" "2:$(cat ugly.nvtxt)" "18: fmt -i when fsync fails: exit 2, the file untouched"
+	with_faults fsync-dir=EIO "$NVTXTC" --emit=nvtxt -o dir.out good.nvtxt >out 2>err
+	is "$?:$(cat dir.out)" "2:$good" "18: when only the directory's fsync fails: exit 2, the new file in place"
+else
+	for i in 1 2 3 4 5 6 7 8; do skip "13/18: fault injection unavailable"; done
+fi
+
+# --- 14. --help, --version and diagnostics on a full device --------------
+for opt in --help --version --list-checks help; do
+	"$NVTXTC" $opt >/dev/full 2>err
+	is "$?" 2 "14: nvtxtc $opt >/dev/full: exit 2"
+	grep -q 'standard output' err
+	ok $? "14: nvtxtc $opt >/dev/full says standard output could not be written"
+done
+"$NVTXTC" --help >out 2>err
+is "$?" 0 "14: nvtxtc --help to a file: exit 0"
+printf 'Marker, -1, Qpc, 1, 2,,,,\n' >bad.nvtxt
+"$NVTXTC" lint bad.nvtxt 2>/dev/full
+is "$?" 2 "14: diagnostics that cannot be written to standard error: exit 2"
+"$NVTXTC" lint good.nvtxt 2>/dev/full
+is "$?" 0 "14: nothing to say, standard error full: exit 0"
+
+# --- 15. FIFOs and pipes ---------------------------------------------------
+"$NVTXTC" --emit=payload -o p.payload good.nvtxt >out 2>err
+rm -f f.fifo
+mkfifo f.fifo
+"$NVTXTC" fmt -i f.fifo >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: -i cannot rewrite 'f.fifo': it is not a regular file (a FIFO) [io-error]" \
+	"15: fmt -i of a FIFO: one clear error, at once (no writer needed)"
+cat ugly.nvtxt >f.fifo &
+"$NVTXTC" fmt f.fifo >out 2>err
+is "$?:$(cat out)" "0:$formatted" "15: fmt of a FIFO prints it"
+wait
+cat ugly.nvtxt >f.fifo &
+"$NVTXTC" fmt -d f.fifo >out 2>err
+is "$?:$(grep -c '^[-+]Marker' out)" "1:2" "15: fmt -d of a FIFO"
+wait
+cat p.payload | "$NVTXTC" --emit=nvtxt - >out 2>err
+is "$?:$(cat out)" "0:$good" "15: a payload file on a pipe is recognised and decompiled"
+cat p.payload >f.fifo &
+"$NVTXTC" lint f.fifo >out 2>err
+is "$?:$(cat err)" "0:" "15: a payload file from a FIFO is recognised and checked"
+wait
+cat good.nvtxt | "$NVTXTC" --emit=nvtxt - >out 2>err
+is "$?:$(cat out)" "0:$good" "15: NVTXT on a pipe still reads as NVTXT"
+printf 'Mar' | "$NVTXTC" lint - >out 2>err
+is "$?" 1 "15: a pipe shorter than the payload magic reads as NVTXT"
+head -c 100 p.payload | "$NVTXTC" lint - >out 2>err
+is "$?" 1 "15: a truncated payload on a pipe: an error of its format"
+grep -q 'payload-format' err
+ok $? "15: ... named payload-format"
+cat p.payload >f.fifo &
+"$NVTXTC" dump f.fifo >out 2>err
+is "$?:$(head -c 13 out)" "0:header: nvtxt" "15: dump of a FIFO works"
+wait
+cat p.payload | "$NVTXTC" dump - >out 2>err
+is "$?:$(head -c 13 out)" "0:header: nvtxt" "15: dump of a pipe works"
+
+# --- 16. -j with few free file descriptors ---------------------------------
+i=0
+while [ $i -lt 30 ]; do
+	cp ugly.nvtxt "j$i.nvtxt"
+	i=$((i + 1))
+done
+printf 'Marker, -1, Qpc, 1, 2,,,,\n' >j7.nvtxt
+"$NVTXTC" lint -j 1 j*.nvtxt >out 2>serial
+s1=$?
+(ulimit -n 20; exec "$NVTXTC" lint -j 16 j*.nvtxt) >out 2>few
+is "$?" "$s1" "16: lint -j 16 under ulimit -n 20 exits as -j 1"
+same_file few serial "16: ... and reports every file as -j 1 does"
+"$NVTXTC" fmt -l -j 1 j*.nvtxt >serial.l 2>&1
+(ulimit -n 20; exec "$NVTXTC" fmt -l -j 16 j*.nvtxt) >few.l 2>&1
+same_file few.l serial.l "16: fmt -l -j 16 under ulimit -n 20 lists as -j 1 does"
+
+# --- 17. a file that shrinks while it is read -----------------------------
+if [ "$have_faults" = 1 ]; then
+	cp big.nvtxt shrink.nvtxt
+	with_faults shrink=1000 "$NVTXTC" lint shrink.nvtxt >out 2>err
+	is "$?" 2 "17: a file truncated while it is read: exit 2"
+	grep -q '^shrink.nvtxt: error: the file shrank from [0-9]* to 1000 bytes while it was read' err
+	ok $? "17: ... reported as such"
+	! grep -q '^shrink.nvtxt:[0-9]*:[0-9]*: error' err
+	ok $? "17: ... and not as errors on lines that are gone"
+	cp big.nvtxt shrink.nvtxt
+	with_faults shrink=100000000 "$NVTXTC" lint shrink.nvtxt >out 2>err
+	is "$?:$(cat err)" "0:" "17: a file that does not shrink: nothing said"
+else
+	for i in 1 2 3 4; do skip "17: fault injection unavailable"; done
+fi
+
+# --- 18. signals: SIGXFSZ above; SIGINT and SIGTERM in tests/hostile.t -----
+# A signal during fmt -i of a hard-linked file: the write-through holds
+# SIGINT until it is done, so the file is old or new, never a mix.
+sed 's/, /,/g' big.nvtxt >held.nvtxt
+ln held.nvtxt held2.nvtxt
+cp held.nvtxt held.orig
+"$NVTXTC" fmt held.orig >held.fmt
+perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!"' "$NVTXTC" fmt -i held.nvtxt >/dev/null 2>&1 &
+h_pid=$!
+sleep 0.05
+kill -INT "$h_pid" 2>/dev/null
+{ wait "$h_pid"; } 2>/dev/null
+if cmp -s held2.nvtxt held.orig || cmp -s held2.nvtxt held.fmt; then r=0; else r=1; fi
+ok $r "18: SIGINT during fmt -i of a hard-linked file leaves it old or new, whole"
+
+done_testing
