@@ -25,14 +25,20 @@ comp() {
 }
 
 got=$(comp nvtxtc '')
-case $got in *"dump fmt help lint"*"replay run.nvtxt traces "*) r=0 ;; *) r=1 ;; esac
+r=0
+for w in lint fmt dump replay help run.nvtxt traces; do
+	case " $got" in *" $w "*) ;; *) r=1 ;; esac
+done
 ok $r "the first word: the subcommands, *.nvtxt files and directories ($got)"
 case $got in *readme.txt*) r=1 ;; *) r=0 ;; esac
 ok $r "other files are not offered"
 is "$(comp nvtxtc f)" "fmt " "a subcommand by its prefix"
 is "$(comp nvtxtc lint r)" "run.nvtxt " "after the subcommand, files only"
 is "$(comp nvtxtc --em)" "--emit= " "--em completes to --emit="
-is "$(comp nvtxtc --emit = '')" "nvtxt payload " "--emit= (split at '='): the back ends of --help"
+emits=$("$NVTXTC" --help | sed -n 's/^  --emit=\([a-z0-9-]*\) .*/\1/p' | sort | tr '\n' ' ')
+case $emits in *"nvtxt payload "*) r=0 ;; *) r=1 ;; esac
+ok $r "--help lists the back ends nvtxt and payload ($emits)"
+is "$(comp nvtxtc --emit = '')" "$emits" "--emit= (split at '='): the back ends of --help"
 is "$(comp nvtxtc --emit=p)" "--emit=payload " "--emit=p (one word): payload"
 is "$(comp nvtxtc --color = a)" "always auto " "--color= values"
 is "$(comp nvtxtc -Wno-uncl)" "-Wno-unclosed-range " "-Wno- and a warning name"
