@@ -238,8 +238,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct nvtxt_frontend 
 		buf_printf(&msg, "expected end of line after the value, found %s", what.ptr);
 		if (found == YYSYMBOL_COMMA || found == YYSYMBOL_VALUE)
 			buf_adds(&msg, " (an assignment takes exactly one value)");
-		if (found == YYSYMBOL_VALUE && fe->last_value && fe->last_value->quote == '$')
-			buf_adds(&msg, "; to join text and a variable, write them as one quoted string");
+		if (found == YYSYMBOL_VALUE)
+			buf_adds(&msg, "; NVTXT has no concatenation: a value is one quoted string, one integer or one $Name expansion, and '$' inside quotes is literal");
 	} else {
 		buf_adds(&msg, "expected ");
 		for (int i = 0; i < n; i++) {
@@ -255,7 +255,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct nvtxt_frontend 
 		}
 		buf_printf(&msg, ", found %s", what.ptr);
 		if (found == YYSYMBOL_VALUE)
-			buf_adds(&msg, " (values are separated by ',')");
+			buf_adds(&msg, " (values are separated by ','; NVTXT has no concatenation: a value is one quoted string, one integer or one $Name expansion)");
 	}
 	diag_error(fe->diags, NVTXT_CHECK_SYNTAX, &loc, "%s", msg.ptr);
 	buf_free(&what);

@@ -95,29 +95,93 @@ static bool contains(const char *p, size_t len, const char *what)
 /* --- the reports of the full path ----------------------------------------- */
 
 /* Reports a String where an Integer is wanted, with a hint when it looks like one. */
-static void report_not_integer(struct call *c, enum nvtxt_arg arg, const char *expected)
+/*
+ * A bare word that is a signed hexadecimal literal ("-0x10"): stores its
+ * value in *out and returns true when it fits in an int64.  NVTXT's
+ * Integers take a sign only in decimal (nvtxt(5), Integers).
+ */
+static bool signed_hex(const struct nvtxt_value *v, int64_t *out)
+{
+	const char *p = v->text.ptr;
+	size_t len = v->text.len;
+	uint64_t u = 0;
+
+	if (v->quote || len < 4 || (p[0] != '-' && p[0] != '+') || p[1] != '0' || (p[2] | 0x20) != 'x' ||
+	    len - 3 > 16)
+		return false;
+	for (size_t i = 3; i < len; i++) {
+		int d = p[i] <= '9' ? p[i] - '0' : (p[i] | 0x20) - 'a' + 10;
+		if (p[i] < '0' || (p[i] > '9' && ((p[i] | 0x20) < 'a' || (p[i] | 0x20) > 'f')))
+			return false;
+		u = u << 4 | (uint64_t)d;
+	}
+	if (p[0] == '-' ? u > (uint64_t)INT64_MAX + 1 : u > (uint64_t)INT64_MAX)
+		return false;
+	*out = p[0] == '-' ? (int64_t)(0 - u) : (int64_t)u;
+	return true;
+}
+
+/*
+ * Reports a String where an Integer is wanted, with a hint when it looks
+ * like one; `relative` as given to conv_arg.  A signed hexadecimal literal
+ * gets its decimal spelling as the fix-it, when that is in range.
+ */
+static void report_not_integer(struct call *c, enum nvtxt_arg arg, const char *expected, bool relative)
 {
 	const struct nvtxt_value *v = &c->a[arg].v;
 	const char *hint = NULL;
+	char decimal[24], signed_hint[160];
+	const char *fixit = NULL;
+	int64_t n;
 
-	if (contains(v->text.ptr, v->text.len, " #"))
+	if (contains(v->text.ptr, v->text.len, " #")) {
 		hint = "a comment must be on a line of its own";
-	else if (v->quote)
+	} else if (v->quote) {
 		hint = "a quoted value is always a String";
-	bad_value(c, NVTXT_CHECK_TYPE_MISMATCH, arg, expected, hint, NULL);
+	} else if (signed_hex(v, &n)) {
+		struct nvtxt_value as_int = { .kind = NVTXT_V_INTEGER, .integer = n };
+		struct nvtxt_event scratch;
+
+		snprintf(decimal, sizeof(decimal), "%lld", (long long)n);
+		snprintf(signed_hint, sizeof(signed_hint),
+			 "a hexadecimal Integer has no sign, so this is a String (a signed Integer is decimal: %s)",
+			 decimal);
+		hint = signed_hint;
+		if (conv_arg(arg, &as_int, relative, &scratch) == CONV_OK)
+			fixit = decimal;
+	}
+	bad_value(c, NVTXT_CHECK_TYPE_MISMATCH, arg, expected, hint, fixit);
 }
 
 static void report_color(struct call *c, enum conv r)
 {
 	const struct nvtxt_value *v = &c->a[NVTXT_ARG_COLOR].v;
 	const char *expected = "a Color (an ARGB Integer in 0..4294967295, a color name or \"0xAARRGGBB\")";
-	char hint[96];
+	char hint[160];
 
 	switch (r) {
-	case CONV_HEX_NOT_DIGIT:
-		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected,
-			  "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)", NULL);
+	case CONV_HEX_NOT_DIGIT: {
+		/* name the first character that is not a hex digit, and its column where it is shown */
+		const struct nvtxt_binding *b = v->origin;
+		const struct nvtxt_loc *at = b ? (b->expanded ? NULL : &b->value.loc) : &v->loc;
+		size_t i = 2, n;
+		char col[64] = "";
+		while (i < v->text.len && is_hex((unsigned char)v->text.ptr[i]))
+			i++;
+		n = i < v->text.len ? utf8_seq((const unsigned char *)v->text.ptr + i, v->text.len - i) : 0;
+		if (!n)
+			n = 1;
+		if (at == &v->loc)
+			snprintf(col, sizeof(col), " at column %u", (unsigned)(at->col + (v->quote ? 1 : 0) + i));
+		else if (at)
+			snprintf(col, sizeof(col), " at line %u, column %u", (unsigned)at->line,
+				 (unsigned)(at->col + (v->quote ? 1 : 0) + i));
+		snprintf(hint, sizeof(hint),
+			 "'%.*s'%s is not a hexadecimal digit: a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)",
+			 (int)n, v->text.ptr + i, col);
+		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, NULL);
 		return;
+	}
 	case CONV_HEX_COUNT:
 		snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), not %zu",
 			 v->text.len - 2);
@@ -197,7 +261,7 @@ static void report_conv(struct call *c, enum nvtxt_arg arg, enum conv r, bool re
 	case NVTXT_ARG_END:
 		expected = relative ? "an Integer timestamp" : "an Integer timestamp >= 0";
 		if (r == CONV_NOT_INTEGER)
-			report_not_integer(c, arg, expected);
+			report_not_integer(c, arg, expected, relative);
 		else
 			bad_value(c, NVTXT_CHECK_OUT_OF_RANGE, arg, expected, "only TimeBase Relative allows negative timestamps", NULL);
 		return;
@@ -226,7 +290,7 @@ static void report_conv(struct call *c, enum nvtxt_arg arg, enum conv r, bool re
 		return;
 	}
 	if (r == CONV_NOT_INTEGER)
-		report_not_integer(c, arg, expected);
+		report_not_integer(c, arg, expected, relative);
 	else
 		bad_value(c, NVTXT_CHECK_OUT_OF_RANGE, arg, expected, NULL, NULL);
 }
