@@ -84,12 +84,12 @@ static void ignore_diag(void *user, const struct nvtxt_diag *d, const struct nvt
 
 /*
  * fmt of a seekable input (a regular file, or standard input spooled) to
- * standard output, without writing the output anywhere but there: the
- * first pass formats into the formatter's 64 KiB buffer, holding it, and
- * prints it if the file has no syntax error.  When the output does not
- * fit, the first pass only checks the syntax (its diagnostics are the
- * ones printed), and a file without errors is read a second time and
- * formatted straight to standard output.  Closes fd.
+ * standard output, without writing the output anywhere but there: a
+ * file of at most 64 KiB is formatted into the formatter's buffer, held,
+ * and printed if it has no syntax error.  A longer one is first only
+ * checked for syntax (its diagnostics are the ones printed), and, without
+ * errors, read a second time and formatted straight to standard output
+ * (as is a short one whose output outgrew the buffer).  Closes fd.
  */
 static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *display)
 {
@@ -98,6 +98,7 @@ static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *
 	struct totals again = { 0 };
 	struct nvtxt_fmt *fmt = calloc(1, sizeof(*fmt));
 	off_t start = lseek(fd, 0, SEEK_CUR);
+	struct stat st;
 	int status;
 
 	if (!fmt) {
@@ -105,11 +106,16 @@ static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *
 		close(fd);
 		return 2;
 	}
-	fmt->hold = true;
+	/*
+	 * A file that fits the buffer is formatted in it; a longer one (its
+	 * output is about as long) only has its syntax checked, which spares
+	 * making the nodes.
+	 */
+	fmt->hold = fstat(fd, &st) != 0 || st.st_size - start <= (off_t)sizeof(fmt->buf);
 	status = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, fmt, NULL);
 	if (status == 1) {
 		driver_report(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display, "not formatted: it has syntax errors");
-	} else if (status == 0 && !fmt->overflow) {
+	} else if (status == 0 && fmt->hold && !fmt->overflow) {
 		if (fwrite(fmt->buf, 1, fmt->n, run->out) != fmt->n || fflush(run->out) != 0) {
 			io_error(&run->sink, NULL, "cannot write 'standard output': %s", strerror(errno));
 			status = 2;
