@@ -66,7 +66,7 @@ bool lsp_param_offset(struct lsp_server *s, struct lsp_doc *d, json_t *params, c
 json_t *lsp_jpos(const struct lsp_server *s, const struct lsp_doc *d, size_t off);
 json_t *lsp_jrange(const struct lsp_server *s, const struct lsp_doc *d, size_t a, size_t b);
 
-/* Compiles `text` (co->fd is set here): lsp_compile.c. */
+/* Compiles `text` (len bytes, kept alive by the caller; co->fd and co->text are set here): lsp_compile.c. */
 int lsp_compile_text(const char *text, size_t len, struct nvtxt_compile_options *co,
 		     struct nvtxt_compile_result *res);
 

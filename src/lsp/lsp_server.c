@@ -946,7 +946,7 @@ static void compact_input(struct lsp_server *s)
 	/* memory goes back after a large message */
 	if (s->in.cap > (1u << 20) && s->in.len < s->in.cap / 4) {
 		size_t cap = s->in.len + 65536;
-		s->in.ptr = xrealloc(s->in.ptr, cap);
+		s->in.ptr = tmp_realloc(s->in.ptr, cap);
 		s->in.cap = cap;
 	}
 }

@@ -289,6 +289,19 @@ async function main() {
   pub = await p;
   same(pub.diagnostics, [], 'didClose: the diagnostics are cleared');
 
+  // a document over 1 MiB (the input buffer grows, then gives the memory back)
+  const bigUri = 'file:///big.nvtxt';
+  let big = 'Marker, 1, Qpc, 1, 1,,,,\n'.repeat(50000);
+  p = s.diagnostics(bigUri, 1);
+  s.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri: bigUri, languageId: 'nvtxt', version: 1, text: big } });
+  pub = await p;
+  same(pub.diagnostics, [], `a document of ${big.length} bytes: no diagnostics`);
+  p = s.diagnostics(bigUri, 2);
+  s.conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, { textDocument: { uri: bigUri, version: 2 }, contentChanges: [{ range: { start: { line: 40000, character: 0 }, end: { line: 40000, character: 6 } }, text: 'marker' }] });
+  pub = await p;
+  same(shape(pub.diagnostics).map(d => [d.line, d.character, d.code]), [[40000, 0, 'unknown-command']], 'an edit on line 40001 of the large document is diagnosed there');
+  s.conn.sendNotification(rpc.DidCloseTextDocumentNotification.type, { textDocument: { uri: bigUri } });
+
   await s.conn.sendRequest(rpc.ShutdownRequest.type);
   s.conn.sendNotification(rpc.ExitNotification.type);
   same(await s.exited, 0, 'shutdown then exit: exit status 0');
