@@ -12,7 +12,10 @@ cd "$(dirname "$0")" || exit 1
 cd "$T" || exit 1
 
 FAULTS=${FAULTS:-$top/build/tests/inject/faults.so}
-# A sanitizer build cannot be preloaded into: then the injected cases are skipped.
+# A sanitizer build accepts the library after its runtime only with
+# verify_asan_link_order=0; where it cannot be preloaded, the injected cases are skipped.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
 if [ -f "$FAULTS" ] && LD_PRELOAD=$FAULTS "$NVTXTC" --version >/dev/null 2>&1; then
 	have_faults=1
 else
