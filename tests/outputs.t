@@ -91,6 +91,47 @@ kill -KILL "$k_pid"
 exec 3>&-
 is "$(cat killed.out):$(temps | wc -l)" "previous:0" "11/18: SIGKILL mid-run keeps the previous file and leaves no temporary"
 
+# Where the file system has no unnamed temporaries (O_TMPFILE refused), the
+# temporary is named .NAME.nvtxtc-HOST-PID.XXXXXX: SIGINT removes it, and
+# after a SIGKILL the next run to the same target removes it.
+if [ "$have_faults" = 1 ]; then
+	printf 'previous\n' >named.out
+	with_faults tmpfile=EOPNOTSUPP "$NVTXTC" --emit=nvtxt -o named.out good.nvtxt >out 2>err
+	is "$?:$(cat named.out):$(temps | wc -l)" "0:$good:0" "11: without O_TMPFILE, -o writes through a named temporary"
+	grep -q 'tmpfile refused' "$T/log" && grep -q '^rename$' "$T/log"
+	ok $? "11: ... (O_TMPFILE was refused, the named temporary renamed)"
+	for sig in INT KILL; do
+		printf 'previous\n' >named.out
+		rm -f in.fifo
+		mkfifo in.fifo
+		exec 3<>in.fifo
+		LD_PRELOAD=$FAULTS NVTXT_FAULTS=tmpfile=EOPNOTSUPP perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+			"$NVTXTC" --emit=nvtxt -o named.out in.fifo >/dev/null 2>&1 &
+		n_pid=$!
+		head -c 100000 big.nvtxt >&3
+		n_n=0
+		while [ -z "$(temps)" ] && [ "$n_n" -lt 500 ]; do
+			sleep 0.01
+			n_n=$((n_n + 1))
+		done
+		n_seen=$(temps | wc -l)
+		kill -"$sig" "$n_pid"
+		{ wait "$n_pid"; } 2>/dev/null
+		exec 3>&-
+		case $sig in
+		INT) is "$n_seen:$(cat named.out):$(temps | wc -l)" "1:previous:0" \
+			"11/18: SIGINT mid-run removes the named temporary, keeps the previous file" ;;
+		KILL) is "$n_seen:$(cat named.out):$(temps | wc -l)" "1:previous:1" \
+			"11/18: SIGKILL mid-run leaves the named temporary (nothing can run) and the previous file"
+			with_faults tmpfile=EOPNOTSUPP "$NVTXTC" --emit=nvtxt -o named.out good.nvtxt >out 2>err
+			is "$?:$(cat named.out):$(temps | wc -l)" "0:$good:0" \
+				"11: the next run to the same target removes the stale temporary" ;;
+		esac
+	done
+else
+	for i in 1 2 3 4 5; do skip "11: fault injection unavailable"; done
+fi
+
 # --- 12. owner, group, mode and hard links --------------------------------
 cp ugly.nvtxt mode.nvtxt
 chmod 604 mode.nvtxt

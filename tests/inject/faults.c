@@ -10,6 +10,8 @@
  *   fsync-dir=ERRNO   every fsync of a directory fails with ERRNO
  *   rename=ERRNO      rename, renameat and linkat fail with ERRNO
  *   fallocate=ERRNO   posix_fallocate fails with ERRNO
+ *   tmpfile=ERRNO     openat with O_TMPFILE fails with ERRNO (EOPNOTSUPP: a
+ *                     file system without unnamed temporaries)
  *   shrink=N          the first read() of a regular file (fd > 2) larger than
  *                     N bytes truncates it to N bytes once it has returned
  *                     its data: "another process truncated it" mid-read
@@ -21,6 +23,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +36,7 @@ static int fault(const char *name)
 	size_t n = strlen(name);
 	static const struct { const char *name; int e; } errnos[] = {
 		{ "EIO", EIO }, { "ENOSPC", ENOSPC }, { "EXDEV", EXDEV }, { "EPERM", EPERM },
-		{ "EFBIG", EFBIG }, { "EROFS", EROFS },
+		{ "EFBIG", EFBIG }, { "EROFS", EROFS }, { "EOPNOTSUPP", EOPNOTSUPP },
 	};
 
 	while (f && *f) {
@@ -161,4 +164,26 @@ ssize_t read(int fd, void *buf, size_t count)
 		(void)!truncate(path, atol(s + 7));
 	}
 	return n;
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	static int (*real)(int, const char *, int, ...);
+	mode_t mode = 0;
+	int e;
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, unsigned);
+		va_end(ap);
+	}
+	if ((flags & O_TMPFILE) == O_TMPFILE && (e = fault("tmpfile")) != 0) {
+		note("tmpfile refused");
+		errno = e;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	return real(dirfd, path, flags, mode);
 }
