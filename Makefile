@@ -78,7 +78,7 @@ $(B)/nvtxt.lex.c $(B)/nvtxt.lex.h &: grammar/nvtxt.l $(B)/.deps-ok
 	$(FLEX) --header-file=$(B)/nvtxt.lex.h -o $(B)/nvtxt.lex.c grammar/nvtxt.l
 
 # flex's generated scanner compares signed and unsigned sizes and has unused helpers.
-$(B)/nvtxt.lex.o: CFLAGS += -Wno-sign-compare -Wno-unused-function -DYY_BUF_SIZE=262144
+$(B)/nvtxt.lex.o: override CFLAGS += -Wno-sign-compare -Wno-unused-function -DYY_BUF_SIZE=262144
 
 $(B)/%.o: $(B)/%.c
 	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
