@@ -52,6 +52,14 @@ struct run {
 	struct nvtxt_text_printer printer; /* standard error, or a job's buffer */
 	struct nvtxt_diag_sink sink;       /* the printer's sink */
 	struct totals totals;
+	/*
+	 * The sink of one job of run_jobs, printing to `err` (the job's
+	 * buffer) as run->sink prints to standard error; *state (may be left
+	 * NULL) is freed with free() after the job.  NULL: the text printer.
+	 * A diagnostics printer other than text (JSON, SARIF) sets both sink
+	 * and job_sink.
+	 */
+	struct nvtxt_diag_sink (*job_sink)(const struct run *run, FILE *err, void **state);
 };
 
 /*

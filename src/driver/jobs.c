@@ -38,7 +38,8 @@ static void *worker(void *arg)
 
 	for (;;) {
 		struct job *job;
-		struct run jr = { .opt = pool->run->opt };
+		struct run jr = { .opt = pool->run->opt, .job_sink = pool->run->job_sink };
+		void *sink_state = NULL;
 		FILE *out, *err;
 
 		pthread_mutex_lock(&pool->lock);
@@ -58,7 +59,10 @@ static void *worker(void *arg)
 			jr.printer.out = err;
 			jr.printer.color = pool->run->printer.color;
 			jr.sink = (struct nvtxt_diag_sink){ &jr.printer, nvtxt_text_printer_report };
+			if (jr.job_sink)
+				jr.sink = jr.job_sink(pool->run, err, &sink_state);
 			job->status = pool->fn(&jr, job->path);
+			free(sink_state);
 			job->totals = jr.totals;
 			if (fflush(out) != 0 || fflush(err) != 0)
 				job->status = 2;
