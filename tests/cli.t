@@ -281,4 +281,11 @@ grep -q "unknown --emit format 'svg': expected nvtxt, payload, chrome or none" e
 ok $? "an unknown --emit format lists the back ends of the table"
 "$NVTXTC" --help | grep -c '^  --emit=' >out
 is "$(cat out)" 3 "--help lists one line per back end"
+# A payload file that breaks its format is one payload-format error, not NVTXT syntax errors.
+"$NVTXTC" --emit=payload -o v.payload "$top/examples/vse-example.nvtxt" &&
+	head -c 100 v.payload >trunc.payload
+"$NVTXTC" lint --color=never trunc.payload 2>err
+st=$?
+[ $st = 1 ] && grep -q "^trunc.payload: error: offset 24: expected a file of [0-9]* bytes (the header's size), found 100 bytes (truncated) \[payload-format\]$" err
+ok $? "a truncated payload file: one payload-format error"
 done_testing

@@ -52,4 +52,13 @@ comm -23 "$T/suite.checks" "$T/reg.checks" >"$T/unknown.checks"
 [ -s "$T/suite.checks" ] && [ ! -s "$T/unknown.checks" ]
 ok $? "every check the suite expects is in the registry"
 sed 's/^/# not in the registry: /' "$T/unknown.checks"
+# ...and the other way round: every check of the registry is expected somewhere in the suite.
+missing=""
+for c in $(cat "$T/reg.checks"); do
+	cat tests/lint/*.err tests/*.t tests/*/*.t tests/*/*.js 2>/dev/null |
+		grep -q -E "(\[|\")(-W(error=)?)?$c(\\\\?\]|\")" || missing="$missing $c"
+done
+[ -z "$missing" ]
+ok $? "every check of the registry is expected by some test"
+[ -n "$missing" ] && echo "# no test expects:$missing"
 done_testing

@@ -394,7 +394,7 @@ static void list_checks(FILE *out)
 {
 	for (int i = 0; i < NVTXT_CHECK_COUNT; i++) {
 		const struct nvtxt_check *c = nvtxt_check_get((enum nvtxt_check_id)i);
-		fprintf(out, "%-20s %-7s %s\n", c->name,
+		fprintf(out, "%-22s %-7s %s\n", c->name,
 			c->severity == NVTXT_SEV_ERROR ? "error" : "warning", c->description);
 	}
 }
