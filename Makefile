@@ -3,7 +3,8 @@
 #   make            build ./nvtxtc (installs flex and bison when missing and root)
 #   make check      the TAP suite, through prove
 #   make demo       lint and canonical output of every file in examples/
-#   make install    PREFIX=/usr/local DESTDIR=  (the binary, the manual pages, bash completion)
+#   make install    PREFIX=/usr/local DESTDIR=  (the binary, libnvtxt with its headers and
+#                   nvtxt.pc, the manual pages, bash completion)
 #
 # ./configure (from configure.ac) may write config.mk with the same variables.
 
@@ -12,6 +13,9 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+OBJCOPY ?= objcopy
 # editor files (nvtxtc(1), EDITORS): Vim's and Neovim's runtime folders, the TextMate grammar
 VIMDIR ?= $(PREFIX)/share/vim/vimfiles
 NVIMDIR ?= $(PREFIX)/share/nvim/site
@@ -26,6 +30,9 @@ WARNINGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra
 # included by its bare name, so each folder is on the include path.
 SRC_DIRS = lang frontend passes backends diag lib
 CPPFLAGS += $(SRC_DIRS:%=-Isrc/%) -Isrc/payload -Isrc/driver -Ibuild
+# the public headers (include/nvtxt/, installed): after the folders, whose
+# diag.h is the internal one (it includes nvtxt/diag.h)
+CPPFLAGS += -Iinclude/nvtxt -Iinclude
 FLEX ?= flex
 BISON ?= bison
 PROVE ?= prove
@@ -64,7 +71,7 @@ GEN_OBJS = $(B)/nvtxt.tab.o $(B)/nvtxt.lex.o
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/%.o) $(GEN_OBJS)
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/unit/%.t,$(UNIT_SRCS))
 
-all: $(BIN)
+all: $(BIN) libs
 
 $(B)/.deps-ok:
 	@mkdir -p $(B)
@@ -81,25 +88,69 @@ $(B)/nvtxt.lex.c $(B)/nvtxt.lex.h &: grammar/nvtxt.l $(B)/.deps-ok
 $(B)/nvtxt.lex.o: override CFLAGS += -Wno-sign-compare -Wno-unused-function -DYY_BUF_SIZE=262144
 
 $(B)/%.o: $(B)/%.c
-	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(WARNINGS) $(CPPFLAGS) $(OBJ_FLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/%.o: src/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h
 	@mkdir -p $(dir $@)
-	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(WARNINGS) $(CPPFLAGS) $(OBJ_FLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/nvtxt.lex.o: $(B)/nvtxt.tab.h
 $(B)/nvtxt.tab.o: $(B)/nvtxt.lex.h
 
-$(B)/libnvtxt.a: $(LIB_OBJS)
+# libnvtxt (libnvtxt(3)).  Every object is position-independent, so one
+# set makes the binary, the shared library and the static one.  What the
+# library exports is every function declared in include/nvtxt/*.h
+# ($(B)/libnvtxt.exports, all named nvtxt_*); the rest is internal:
+#   libnvtxt-internal.a  every object as it is, for the driver and the tests
+#   libnvtxt.so.0        soname libnvtxt.so.0, exports through a version script
+#   libnvtxt.a           one relocatable object whose other globals are made
+#                        local (ld -r, objcopy), so a static user's xmalloc
+#                        or buf_add never clashes with the library's
+OBJ_FLAGS = -fPIC -fno-semantic-interposition
+PUBLIC_HEADERS = $(sort $(wildcard include/nvtxt/*.h))
+LIB_DEPLIBS = $(if $(NVTX_CPPFLAGS),-ldl) -pthread -ljansson
+LIB_SONAME = libnvtxt.so.0
+LIB_VERSION ?= 0.1
+
+$(B)/libnvtxt.exports: $(PUBLIC_HEADERS)
+	@mkdir -p $(B)
+	sed -n 's/^[A-Za-z].*[ *]\(nvtxt_[a-z0-9_]*\)(.*/\1/p' $(PUBLIC_HEADERS) | sort -u > $@
+
+$(B)/libnvtxt.map: $(B)/libnvtxt.exports
+	{ echo 'NVTXT_0 {'; echo 'global:'; sed 's/.*/  &;/' $<; echo 'local:'; echo '  *;'; echo '};'; } > $@
+
+$(B)/libnvtxt-internal.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $(LIB_OBJS)
 
-$(BIN): $(DRIVER_OBJS) $(B)/libnvtxt.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(DRIVER_OBJS) $(B)/libnvtxt.a $(LDLIBS)
+$(B)/$(LIB_SONAME): $(LIB_OBJS) $(B)/libnvtxt.map
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=$(B)/libnvtxt.map \
+		-Wl,-z,defs -o $@ $(LIB_OBJS) $(LIB_DEPLIBS)
 
-$(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) tests/fuzz/fuzz_common.h $(B)/libnvtxt.a
+$(B)/libnvtxt.so: $(B)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $@
+
+$(B)/libnvtxt.a: $(LIB_OBJS) $(B)/libnvtxt.exports
+	rm -f $@ $(B)/libnvtxt.o
+	$(LD) -r -o $(B)/libnvtxt.o $(LIB_OBJS)
+	$(OBJCOPY) --keep-global-symbols=$(B)/libnvtxt.exports $(B)/libnvtxt.o
+	ar rcs $@ $(B)/libnvtxt.o
+
+# nvtxt.pc for PREFIX (make install writes it again for its own PREFIX)
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	-e 's|@VERSION@|$(LIB_VERSION)|' -e 's|@LIBS_PRIVATE@|$(LIB_DEPLIBS)|' nvtxt.pc.in
+$(B)/nvtxt.pc: nvtxt.pc.in Makefile
+	$(PC_SED) > $@
+
+LIBS = $(B)/libnvtxt.a $(B)/$(LIB_SONAME) $(B)/libnvtxt.so $(B)/nvtxt.pc
+libs: $(LIBS)
+
+$(BIN): $(DRIVER_OBJS) $(B)/libnvtxt-internal.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(DRIVER_OBJS) $(B)/libnvtxt-internal.a $(LDLIBS)
+
+$(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) tests/fuzz/fuzz_common.h $(B)/libnvtxt-internal.a
 	@mkdir -p $(B)/tests/unit
-	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt.a $(LDLIBS)
+	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt-internal.a $(LDLIBS)
 
 # payload: begin (the NVTX injection library that `make check` replays into)
 $(RECORDER): tests/inject/recorder.c
@@ -109,9 +160,9 @@ $(RECORDER): tests/inject/recorder.c
 
 # chrome: test helpers linked with the library (tests/tools/*.c), found by tests through TOOLS
 TEST_TOOLS = $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(wildcard tests/tools/*.c))
-$(B)/tests/tools/%: tests/tools/%.c $(B)/libnvtxt.a
+$(B)/tests/tools/%: tests/tools/%.c $(B)/libnvtxt-internal.a
 	@mkdir -p $(B)/tests/tools
-	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt.a $(LDLIBS) -lm
+	$(CC) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt-internal.a $(LDLIBS) -lm
 
 # The fault-injection library of tests/outputs.t (LD_PRELOAD).
 FAULTS = $(B)/tests/inject/faults.so
@@ -119,7 +170,7 @@ $(FAULTS): tests/inject/faults.c
 	@mkdir -p $(B)/tests/inject
 	$(CC) $(WARNINGS) $(CFLAGS) -fPIC -shared -o $@ tests/inject/faults.c -ldl
 
-check: $(BIN) $(UNIT_TESTS) $(CHECK_DEPS) $(TEST_TOOLS) $(FAULTS)
+check: $(BIN) $(LIBS) $(UNIT_TESTS) $(CHECK_DEPS) $(TEST_TOOLS) $(FAULTS)
 	@sh .ci/deps prove
 	NVTXTC=$(BIN) TOOLS=$(abspath $(B)/tests/tools) RECORDER=$(abspath $(RECORDER)) FAULTS=$(abspath $(FAULTS)) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t tests/payload-goldens/run.t
 
@@ -203,8 +254,15 @@ demo: nvtxtc $(CHECK_DEPS)
 	done
 	@echo "demo: every example lints clean and has a normal form"
 
-install: $(BIN)
+install: $(BIN) $(LIBS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/nvtxt $(DESTDIR)$(MANDIR)/man3
+	install -m 644 $(B)/libnvtxt.a $(DESTDIR)$(LIBDIR)/libnvtxt.a
+	install -m 755 $(B)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libnvtxt.so
+	$(PC_SED) > $(DESTDIR)$(LIBDIR)/pkgconfig/nvtxt.pc
+	install -m 644 $(PUBLIC_HEADERS) src/lang/checks.def $(DESTDIR)$(INCLUDEDIR)/nvtxt/
+	install -m 644 man/libnvtxt.3 $(DESTDIR)$(MANDIR)/man3/libnvtxt.3
 	install -m 755 nvtxtc $(DESTDIR)$(BINDIR)/nvtxtc
 	install -m 644 man/nvtxtc.1 $(DESTDIR)$(MANDIR)/man1/nvtxtc.1
 	for p in man/*.5; do install -m 644 $$p $(DESTDIR)$(MANDIR)/man5/; done
@@ -220,6 +278,9 @@ install: $(BIN)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/nvtxtc $(DESTDIR)$(MANDIR)/man1/nvtxtc.1
+	rm -f $(DESTDIR)$(LIBDIR)/libnvtxt.a $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libnvtxt.so
+	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/nvtxt.pc $(DESTDIR)$(MANDIR)/man3/libnvtxt.3
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/nvtxt
 	rm -f $(DESTDIR)$(BASH_COMPLETIONSDIR)/nvtxtc
 	for p in man/*.5; do rm -f $(DESTDIR)$(MANDIR)/man5/$${p#man/}; done
 	for d in $(DESTDIR)$(VIMDIR) $(DESTDIR)$(NVIMDIR); do \
@@ -230,7 +291,7 @@ uninstall:
 clean:
 	rm -rf $(B) nvtxtc
 
-.PHONY: all check check-sanitize demo install uninstall clean
+.PHONY: all libs check check-sanitize demo install uninstall clean
 
 # bench: begin
 # make bench: the benchmark of issue 5 (not part of make check; see

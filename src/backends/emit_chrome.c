@@ -77,8 +77,7 @@ struct nvtxt_chrome {
 static json_t *must(json_t *j)
 {
 	if (!j) {
-		fputs("nvtxtc: out of memory\n", stderr);
-		exit(2);
+		nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
 	}
 	return j;
 }
@@ -87,16 +86,14 @@ static json_t *must(json_t *j)
 static void put(json_t *obj, const char *key, json_t *value)
 {
 	if (json_object_set(obj, key, value) != 0) {
-		fputs("nvtxtc: out of memory\n", stderr);
-		exit(2);
+		nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
 	}
 }
 
 static void put_new(json_t *obj, const char *key, json_t *value)
 {
 	if (json_object_set_new(obj, key, must(value)) != 0) {
-		fputs("nvtxtc: out of memory\n", stderr);
-		exit(2);
+		nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
 	}
 }
 

@@ -337,8 +337,7 @@ struct nvtxt_backend nvtxt_info_backend(struct nvtxt_info *info)
 static json_t *must(json_t *j)
 {
 	if (!j) {
-		fputs("nvtxtc: out of memory\n", stderr);
-		exit(2);
+		nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
 	}
 	return j;
 }
@@ -346,16 +345,14 @@ static json_t *must(json_t *j)
 static void put(json_t *obj, const char *key, json_t *v)
 {
 	if (json_object_set_new(obj, key, must(v)) != 0) {
-		fputs("nvtxtc: out of memory\n", stderr);
-		exit(2);
+		nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
 	}
 }
 
 static void push(json_t *arr, json_t *v)
 {
 	if (json_array_append_new(arr, must(v)) != 0) {
-		fputs("nvtxtc: out of memory\n", stderr);
-		exit(2);
+		nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
 	}
 }
 

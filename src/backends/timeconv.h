@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "nvtxt.h"
+#include "language.h"
 
 /* How the times of one time base become nanoseconds. */
 enum nvtxt_tconv_kind {

@@ -14,48 +14,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "checks.h"
-#include "nvtxt.h"
+#include "nvtxt/diag.h"
 #include "util.h"
 
-/*
- * Whether a check is reported, and how (set per check by -W options; an
- * error check is always NVTXT_LEVEL_ERROR: errors cannot be disabled).
- */
-enum { NVTXT_LEVEL_OFF, NVTXT_LEVEL_WARN, NVTXT_LEVEL_ERROR };
 
-struct nvtxt_note {
-	struct nvtxt_loc loc; /* line 0: a note about no place in the file */
-	char *message;
-};
 
-struct nvtxt_diag {
-	enum nvtxt_severity severity; /* as reported, after -Werror */
-	enum nvtxt_check_id check;    /* the check that found it (checks.def) */
-	bool promoted;                /* a warning turned into an error by -Werror */
-	const char *file;             /* the name shown for the input; NULL: the run as a whole */
-	struct nvtxt_loc loc;
-	char *message;
-	char *fixit;                  /* replacement for the located token, or NULL */
-	struct nvtxt_note *notes;
-	size_t nnotes;
-};
-
-/* What the command line decided: per check NVTXT_LEVEL_OFF, _WARN or _ERROR. */
-struct nvtxt_diag_config {
-	unsigned char level[NVTXT_CHECK_COUNT];
-	unsigned long max_errors;     /* 0: no cap; else errors and warnings are each capped */
-};
-/* Every check at its default severity; max_errors 50. */
-void nvtxt_diag_config_init(struct nvtxt_diag_config *cfg);
-
-struct nvtxt_source;
-
-/* Where finished diagnostics go, with the source text their locations refer to. */
-struct nvtxt_diag_sink {
-	void *user;
-	void (*report)(void *user, const struct nvtxt_diag *d, const struct nvtxt_source *src);
-};
 
 /* A warning silenced by a suppression comment (diag_comment). */
 struct nvtxt_suppression {
@@ -125,33 +88,7 @@ bool diag_would_show(const struct nvtxt_diags *e, enum nvtxt_severity sev);
 void diag_error(struct nvtxt_diags *e, enum nvtxt_check_id check, const struct nvtxt_loc *loc,
 		const char *fmt, ...) NVTXT_PRINTF(4, 5);
 
-/*
- * The source text behind locations, for the excerpt under a diagnostic:
- * returns the line that `loc` is on (without its line break), or a part
- * of it around loc->col, with its length in *len and the column of its
- * first byte in *first_col (1 for the whole line); NULL when the text is
- * no longer available.
- */
-struct nvtxt_source {
-	void *user;
-	const char *(*line)(void *user, const struct nvtxt_loc *loc, size_t *len, uint32_t *first_col);
-};
 
-/*
- * The GCC-format printer: FILE:LINE:COL: SEVERITY: MESSAGE [TAG], excerpt,
- * caret, fix-it, notes.  TAG names the check: -Wname for a warning,
- * -Werror=name for a warning made an error, name for an error.
- */
-struct nvtxt_text_printer {
-	FILE *out;
-	bool color;
-};
-/* Prints d; excerpts come from src, which may be NULL (no excerpts). */
-void nvtxt_print_diag(struct nvtxt_text_printer *p, const struct nvtxt_diag *d,
-		      const struct nvtxt_source *src);
-/* A sink callback for nvtxt_diag_sink.report: user is a struct nvtxt_text_printer. */
-void nvtxt_text_printer_report(void *user, const struct nvtxt_diag *d,
-			       const struct nvtxt_source *src);
 
 /*
  * A diagnostic about no place in a file, from the driver: an I/O error

@@ -9,7 +9,7 @@
 #ifndef NVTXT_AST_H
 #define NVTXT_AST_H
 
-#include "nvtxt.h"
+#include "language.h"
 
 enum nvtxt_value_kind {
 	NVTXT_V_ABSENT,    /* an empty value between commas */

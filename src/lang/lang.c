@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "nvtxt.h"
+#include "language.h"
 
 static const char *const command_names[NVTXT_CMD_COUNT] = {
 	[NVTXT_CMD_MARKER] = "Marker",

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ast.h"
 #include "lsp_int.h"
 
 /* --- what the language says about arguments, commands and time bases ---- */

@@ -18,6 +18,7 @@
 #include "compile.h"
 #include "emit_nvtxt.h"
 #include "tap.h"
+#include "util.h"
 
 static const char base_text[] =
 	"# variables, definitions, every kind of diagnostic\n"

@@ -1,5 +1,5 @@
 /*
- * nvtxt.h - the NVTXT language as the nvtxtc library sees it: source
+ * nvtxt/language.h - the NVTXT language as the library sees it: source
  * locations, the commands and their arguments, time bases, and the checked
  * event that the front end hands to every back end.
  *
@@ -8,12 +8,16 @@
  * user guide, ImportNvtxt (the extra TimeBase values).  Choices where that
  * page is silent are documented in nvtxt(5).
  */
-#ifndef NVTXT_H
-#define NVTXT_H
+#ifndef NVTXT_LANGUAGE_H
+#define NVTXT_LANGUAGE_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /*
  * A place in a source file.  line and col are 1-based; col counts bytes
@@ -153,5 +157,9 @@ int nvtxt_timebase_lookup(const char *name, size_t len);
 bool nvtxt_color_lookup(const char *name, size_t len, uint32_t *argb);
 /* The i-th color name in its .NET spelling, or NULL past the end. */
 const char *nvtxt_color_name(size_t i);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

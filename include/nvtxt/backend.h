@@ -10,7 +10,7 @@
 #ifndef NVTXT_BACKEND_H
 #define NVTXT_BACKEND_H
 
-#include "nvtxt.h"
+#include "language.h"
 
 struct nvtxt_backend {
 	void *user;

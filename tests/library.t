@@ -1,0 +1,85 @@
+#!/bin/sh
+# libnvtxt as its users see it (libnvtxt(3)): installed into a temporary
+# DESTDIR, the example of the manual page is compiled with
+# `pkg-config --cflags --libs nvtxt` (shared and static) and must print the
+# output the page shows; the shared library exports only nvtxt_* symbols
+# and imports no exit, abort, signal or sigaction; the static one keeps
+# its internal symbols local, so a program with its own xmalloc links.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+make -s libs >"$T/log" 2>&1
+ok $? "make libs"
+so=build/libnvtxt.so.0
+
+# --- symbols -----------------------------------------------------------
+nm -D --defined-only "$so" | awk '$2 != "A" { print $3 }' | sed 's/@.*//' >"$T/exported"
+bad=$(grep -v '^nvtxt_' "$T/exported" | head -n 5 | tr '\n' ' ')
+is "$bad" "" "every symbol $so exports starts with nvtxt_"
+grep -qx nvtxt_compile "$T/exported"
+ok $? "$so exports nvtxt_compile"
+nm -D --undefined-only "$so" | awk '{ print $2 }' | sed 's/@.*//' >"$T/imported"
+bad=$(grep -xE 'exit|_exit|_Exit|abort|signal|sigaction|raise|__assert_fail' "$T/imported" | tr '\n' ' ')
+is "$bad" "" "$so imports no exit, abort, signal, sigaction, raise or assert"
+readelf -d "$so" | grep -q 'SONAME.*\[libnvtxt\.so\.0\]'
+ok $? "$so has the soname libnvtxt.so.0"
+nm build/libnvtxt.a | awk '$2 ~ /^[TDBRVWGS]$/ { print $3 }' >"$T/static"
+bad=$(grep -v '^nvtxt_' "$T/static" | head -n 5 | tr '\n' ' ')
+is "$bad" "" "every global symbol of libnvtxt.a starts with nvtxt_ (internal ones are local)"
+cmp -s "$T/exported" /dev/null
+[ $? -ne 0 ] && sort "$T/exported" | cmp -s - build/libnvtxt.exports
+ok $? "the shared library exports exactly the functions of include/nvtxt/*.h"
+
+# --- installed, used through pkg-config --------------------------------------
+dest=$T/dest
+make -s install DESTDIR="$dest" PREFIX=/opt/nvtxt >"$T/log" 2>&1
+ok $? "make install DESTDIR=... PREFIX=/opt/nvtxt"
+for f in lib/libnvtxt.so.0 lib/libnvtxt.so lib/libnvtxt.a lib/pkgconfig/nvtxt.pc \
+	include/nvtxt/nvtxt.h share/man/man3/libnvtxt.3; do
+	[ -e "$dest/opt/nvtxt/$f" ]
+	ok $? "installed $f"
+done
+
+# the example of libnvtxt(3) and the output the page shows
+sed -n '/^\.\\" test: libnvtxt-example$/,/^\.EE/p' man/libnvtxt.3 | sed '1,2d;$d' >"$T/ex.roff"
+sed -n '/^\.\\" test: libnvtxt-example-output$/,/^\.EE/p' man/libnvtxt.3 | sed '1,2d;$d' >"$T/want.roff"
+unroff() { sed -e 's/\\-/-/g' -e "s/\\\\(aq/'/g" -e 's/\\(dq/"/g' -e 's/\\e/\\/g' "$1"; }
+unroff "$T/ex.roff" >"$T/example.c"
+unroff "$T/want.roff" >"$T/want"
+[ -s "$T/example.c" ] && [ -s "$T/want" ]
+ok $? "the manual page has its example and its output"
+
+PKG_CONFIG_PATH=$dest/opt/nvtxt/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
+export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+flags=$(pkg-config --cflags --libs nvtxt)
+ok $? "pkg-config --cflags --libs nvtxt: $flags"
+# no -I of the source tree: only what pkg-config gives
+${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$T/example" "$T/example.c" $flags >"$T/cc.log" 2>&1
+st=$?
+ok $st "the example compiles against the installed library"
+[ $st -ne 0 ] && sed 's/^/# /' "$T/cc.log" | head -n 20
+LD_LIBRARY_PATH=$dest/opt/nvtxt/lib "$T/example" >"$T/got" 2>&1
+is $? 0 "the example runs (shared library)"
+same_file "$T/got" "$T/want" "the example prints what libnvtxt(3) shows"
+ldd "$T/example" 2>/dev/null | grep -q "$dest/opt/nvtxt/lib/libnvtxt.so.0" 2>/dev/null ||
+	LD_LIBRARY_PATH=$dest/opt/nvtxt/lib ldd "$T/example" | grep -q 'libnvtxt.so.0 =>'
+ok $? "the example is linked with libnvtxt.so.0"
+
+# static: with a function of the program's own named like an internal one
+cat >>"$T/example.c" <<'EOC'
+/* names the library uses internally: they must not clash */
+void *xmalloc(size_t n);
+void *xmalloc(size_t n) { (void)n; return NULL; }
+int buf_add;
+EOC
+${CC:-cc} -std=c11 -Wall -Wextra -o "$T/example-static" "$T/example.c" \
+	$(pkg-config --cflags nvtxt) "$dest/opt/nvtxt/lib/libnvtxt.a" $(pkg-config --static --libs-only-l nvtxt | sed 's/-lnvtxt//') >"$T/cc.log" 2>&1
+st=$?
+ok $st "a program defining xmalloc and buf_add links with libnvtxt.a"
+[ $st -ne 0 ] && sed 's/^/# /' "$T/cc.log" | head -n 20
+"$T/example-static" >"$T/got" 2>&1
+same_file "$T/got" "$T/want" "the static example prints the same"
+
+make -s uninstall DESTDIR="$dest" PREFIX=/opt/nvtxt >"$T/log" 2>&1
+left=$(find "$dest" -type f | grep -c -e /lib/ -e /include/ -e man3)
+is "$left" 0 "make uninstall removes the library, its headers, nvtxt.pc and libnvtxt(3)"
+done_testing
