@@ -95,6 +95,11 @@ printf 'RangePush, 1000, Rdtsc, 1, 2,,,,\nRangePop, 3001000, Rdtsc, 1, 2\n' >"$T
 printf 'RangePush, 0, "Manual", 1, 2,,,,\nRangePop, 1000000, "Manual", 1, 2\n' >"$T/want"
 same_file "$T/out" "$T/want" "--emit=nvtxt with lerp: a push and its pop both convert"
 
+# --emit=payload under the same conversion: its normal form is the converted one.
+"$NVTXTC" --emit=payload -o "$T/p.payload" --time-conversion=Rdtsc:lerp:0,1000,1000000,3001000 "$T/p.nvtxt" &&
+	"$NVTXTC" --emit=nvtxt "$T/p.payload" >"$T/out"
+same_file "$T/out" "$T/want" "--emit=payload with lerp writes the converted times"
+
 # Usage errors.
 "$NVTXTC" --emit=chrome --time-conversion=Qpc:lin:1,2 "$T/m.nvtxt" >/dev/null 2>"$T/err"
 is "$?:$(head -n 1 "$T/err")" "2:nvtxtc: error: --time-conversion=Qpc:lin:1,2: lin expects 3 values (NS_A,T_A,FREQ), found 2 [usage]" \

@@ -9,7 +9,7 @@
  * thread_name.  The mapping, the timestamps and their exactness are
  * documented in nvtxtc(1), CHROME TRACE EVENTS.
  *
- * Memory is bounded by the number of threads, processes and categories,
+ * Memory is bounded by the number of categories (their names and paths),
  * never by the number of events: each event is one JSON object,
  * serialised by jansson into a reused buffer and written at once.
  */
