@@ -302,7 +302,7 @@ __attribute__((unused)) static void fuzz_dump_instr(void *user, const struct nvt
  * (check mode) or a dump of every AST node (syntax mode), into o.
  */
 static void fuzz_run_paths(const void *data, size_t size, const struct fuzz_mode *mode, bool syntax,
-			   bool no_fast_paths, bool read_ahead, struct fuzz_out *o)
+			   bool no_fast_paths, bool read_ahead, bool from_text, struct fuzz_out *o)
 {
 	FILE *mem;
 	struct nvtxt_backend be;
@@ -314,12 +314,17 @@ static void fuzz_run_paths(const void *data, size_t size, const struct fuzz_mode
 		.no_fast_paths = no_fast_paths,
 		.read_ahead = read_ahead,
 	};
-	int fd = fuzz_input_fd(data, size, mode->pipe);
+	/* from_text: the input in memory (nvtxt_compile_options.text), excerpts from it */
+	int fd = from_text ? -1 : fuzz_input_fd(data, size, mode->pipe);
 
 	mem = fuzz_output(o);
 	printer.out = mem;
 	co.sink = (struct nvtxt_diag_sink){ &printer, nvtxt_text_printer_report };
 	co.fd = fd;
+	if (from_text) {
+		co.text = size ? data : "";
+		co.text_len = size;
+	}
 	if (syntax) {
 		co.instruction = fuzz_dump_instr;
 		co.instruction_user = mem;
@@ -331,7 +336,7 @@ static void fuzz_run_paths(const void *data, size_t size, const struct fuzz_mode
 	}
 	o->status = nvtxt_compile(&co, &o->res);
 	nvtxt_emit_nvtxt_free(w);
-	if (fd != fuzz_fd)
+	if (fd >= 0 && fd != fuzz_fd)
 		close(fd);
 	fprintf(mem, "status %d errors %lu warnings %lu hidden %lu %lu lines %lu\n", o->status,
 		o->res.errors, o->res.warnings, o->res.hidden_errors, o->res.hidden_warnings, o->res.lines);
@@ -358,7 +363,20 @@ __attribute__((unused)) static bool fuzz_fast_paths_agree(const void *data, size
 	for (int syntax = 0; syntax <= 1 && same; syntax++) {
 		struct fuzz_out reference;
 
-		fuzz_run_paths(data, size, mode, syntax, true, false, &reference);
+		fuzz_run_paths(data, size, mode, syntax, true, false, false, &reference);
+		if (!mode->pipe) {
+			/* the same input from memory: the same output, excerpts included */
+			struct fuzz_out text;
+
+			fuzz_run_paths(data, size, mode, syntax, true, false, true, &text);
+			same = text.len == reference.len && memcmp(text.text, reference.text, text.len) == 0;
+			if (!same)
+				fprintf(stderr, "%s mode: the input from memory and from a file differ:\n--- memory (%zu bytes)\n%.*s\n--- file (%zu bytes)\n%.*s\n---\n",
+					syntax ? "syntax" : "check", text.len,
+					(int)(text.len > 6000 ? 6000 : text.len), text.text, reference.len,
+					(int)(reference.len > 6000 ? 6000 : reference.len), reference.text);
+			free(text.text);
+		}
 		for (int level = 0; level < FAST_SCAN_LEVELS && same; level++) {
 			if (!fast_scan_available((enum fast_scan)level))
 				continue;
@@ -366,7 +384,7 @@ __attribute__((unused)) static bool fuzz_fast_paths_agree(const void *data, size
 			for (int ahead = 0; ahead <= 1 && same; ahead++) {
 				struct fuzz_out fast;
 
-				fuzz_run_paths(data, size, mode, syntax, false, ahead, &fast);
+				fuzz_run_paths(data, size, mode, syntax, false, ahead, ahead && !mode->pipe, &fast);
 				same = fast.len == reference.len && memcmp(fast.text, reference.text, fast.len) == 0;
 				if (!same)
 					fprintf(stderr, "%s mode, scanning level %d%s: the fast paths and the reference differ:\n--- fast (%zu bytes)\n%.*s\n--- reference (%zu bytes)\n%.*s\n---\n",
