@@ -262,7 +262,7 @@ is "$?" 2 "8: -l is an option of fmt only"
 
 # the subcommand table: help, and options that belong to another command
 "$NVTXTC" help >out 2>err
-is "$?:$(head -n 1 out)" "0:Usage: nvtxtc [lint] [OPTION]... FILE..." "nvtxtc help prints the help"
+is "$?:$(head -n 1 out)" "0:Usage: nvtxtc [lint] [--fix] [OPTION]... FILE..." "nvtxtc help prints the help"
 "$NVTXTC" --help >help.out 2>&1
 same_file out help.out "nvtxtc help prints what --help prints"
 "$NVTXTC" help extra >out 2>err

@@ -34,7 +34,7 @@ sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/nvtxtc.1 | sed -n '/^\.TP/{n;p;}' |
 ok $? "--help lists options"
 same_file "$T/man.opts" "$T/help.opts" "nvtxtc(1) OPTIONS and --help list the same options"
 
-"$NVTXTC" --help | sed -n '/^Warnings/,/^$/p' | awk '/^  / {print $1}' | sort >"$T/help.w"
+"$NVTXTC" --help | sed -n '/^Warnings/,/^$/p' | awk '/^  [^ ]/ {print $1}' | sort >"$T/help.w"
 sed -n '/^\.SH WARNINGS/,/^\.SH /p' man/nvtxtc.1 | sed -n '/^\.TP/{n;p;}' |
 	sed 's/^\.B //; s/\\-/-/g' | sort >"$T/man.w"
 same_file "$T/man.w" "$T/help.w" "nvtxtc(1) WARNINGS and --help list the same warnings"

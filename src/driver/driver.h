@@ -19,9 +19,13 @@
 #include "compile.h"
 #include "diag.h"
 #include "timeconv.h"
+#include "diag_report.h"
 
 struct emitter;
 struct subcommand;
+
+/* --diagnostics-format: GCC's text as diagnostics come, or one document at the end. */
+enum diag_format { DIAG_TEXT, DIAG_JSON, DIAG_SARIF };
 
 /* The command line, after parsing (main.c). */
 struct options {
@@ -39,18 +43,25 @@ struct options {
 	struct nvtxt_diag_config diag;
 	struct nvtxt_tconv tconv;   /* --time-conversion, over the defaults of timeconv.h */
 	bool info_json;             /* info --format=json */
+	enum diag_format format;    /* --diagnostics-format */
+	bool format_to_stderr;      /* GCC's -fdiagnostics-format: the document goes to standard error */
+	const char *diag_output;    /* --diagnostics-output=FILE */
+	bool fix;                   /* lint --fix */
 };
 
 struct totals {
 	unsigned long errors, warnings;
 };
 
-/* One run of nvtxtc: diagnostics and driver messages go to standard error. */
+/*
+ * One run of nvtxtc: diagnostics and driver messages go to standard error
+ * (text), or into `report` (JSON, SARIF), written by diag_output_finish.
+ */
 struct run {
 	struct options *opt;
 	FILE *out;                         /* standard output, or a job's buffer */
 	struct nvtxt_text_printer printer; /* standard error, or a job's buffer */
-	struct nvtxt_diag_sink sink;       /* the printer's sink */
+	struct nvtxt_diag_sink sink;       /* the printer's sink, or the report's */
 	struct totals totals;
 	/*
 	 * The sink of one job of run_jobs, printing to `err` (the job's
@@ -60,6 +71,7 @@ struct run {
 	 * and job_sink.
 	 */
 	struct nvtxt_diag_sink (*job_sink)(const struct run *run, FILE *err, void **state);
+	struct nvtxt_report *report;       /* JSON and SARIF: the whole run; NULL for text */
 };
 
 /*
@@ -102,6 +114,7 @@ enum {
 	OPTC_LSP = 1 << 4,     /* --stdio */
 	OPTC_TIME = 1 << 5,    /* --time-conversion */
 	OPTC_INFO = 1 << 6,    /* info --format */
+	OPTC_FIX = 1 << 7,     /* --fix */
 };
 struct subcommand {
 	const char *name;
@@ -131,6 +144,33 @@ struct emitter {
 	void (*stop)(void *state);
 	const char *(*error)(void *state, struct nvtxt_loc *loc);
 };
+
+/* diag_output.c: --diagnostics-format and --diagnostics-output. */
+
+/*
+ * Parses the argument of --diagnostics-format (gcc false) or of GCC's
+ * -fdiagnostics-format (gcc true: "text", "json", "json-stderr",
+ * "sarif-stderr"; the document then goes to standard error) into *o.
+ * Returns NULL, or a usage message.
+ */
+const char *diag_format_option(struct options *o, const char *arg, bool gcc);
+/*
+ * Before the options are parsed: when argv asks for JSON or SARIF, the run
+ * collects every diagnostic, usage errors included, into a report (run->sink
+ * becomes the report's).  Unparseable values are left to parse_options.
+ */
+void diag_output_prescan(struct run *run, int argc, char **argv);
+/*
+ * At the end of the run: writes the report (if any) to --diagnostics-output
+ * (atomically), to standard output when the run writes nothing else there,
+ * or to standard error; returns the exit status (2 when it cannot be written).
+ */
+int diag_output_finish(struct run *run, int argc, char **argv, int status);
+/* True when a report collects this run's diagnostics (JSON, SARIF). */
+bool is_report_sink(const struct nvtxt_diag_sink *sink);
+
+/* cmd_fix.c: lint --fix.  Fixes each file, then lints what is left. */
+int run_fix(struct run *run, char **files, int nfiles);
 
 /* cmd_lint.c: lint, --emit */
 int run_lint(struct run *run, char **files, int nfiles);

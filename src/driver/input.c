@@ -153,6 +153,13 @@ int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 	report_hidden(sink, &res, display, opt->diag.max_errors);
 	totals->errors += res.errors;
 	totals->warnings += res.warnings;
+	if (is_report_sink(sink)) {
+		struct nvtxt_report_file *f = nvtxt_report_file(sink->user, display);
+		f->errors += res.errors;
+		f->warnings += res.warnings;
+		f->hidden_errors += res.hidden_errors;
+		f->hidden_warnings += res.hidden_warnings;
+	}
 	/* EDOM, ERANGE: a time the back end could not convert, which it reports (struct emitter) */
 	if (res.io_errno == EDOM || res.io_errno == ERANGE)
 		;
@@ -381,16 +388,27 @@ int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
 	       const struct output_ref *out)
 {
 	bool is_stdin;
-	int fd = open_input(path, &is_stdin, sink);
-	const char *display;
+	const char *display = input_display(opt, path);
+	int fd, status;
 	unsigned char magic[8];
 	off_t pos;
 	ssize_t n;
-	int status;
 
+	/* a document lists every input, in command-line order, even one that cannot be read */
+	if (is_report_sink(sink))
+		nvtxt_report_file(sink->user, display);
+	fd = open_input(path, &is_stdin, sink);
 	if (fd < 0)
 		return 2;
-	display = input_display(opt, path);
+	if (is_stdin && is_report_sink(sink) && lseek(fd, 0, SEEK_CUR) < 0) {
+		/* a regular file, so that every diagnostic's line can be read back for its snippet */
+		fd = spool_fd(fd);
+		if (fd < 0) {
+			io_error(sink, NULL, "cannot read standard input: %s", strerror(errno));
+			return 2;
+		}
+		is_stdin = false;
+	}
 	pos = lseek(fd, 0, SEEK_CUR);
 	if (pos >= 0) {
 		/* a file (standard input too): its first bytes are looked at without reading them */

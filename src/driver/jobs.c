@@ -19,6 +19,7 @@ struct job {
 	size_t out_len, err_len;
 	int status;
 	struct totals totals;
+	struct nvtxt_report report; /* JSON, SARIF: its diagnostics, moved into the run's in turn */
 	bool done;
 };
 
@@ -61,6 +62,10 @@ static void *worker(void *arg)
 			jr.sink = (struct nvtxt_diag_sink){ &jr.printer, nvtxt_text_printer_report };
 			if (jr.job_sink)
 				jr.sink = jr.job_sink(pool->run, err, &sink_state);
+			if (pool->run->report) { /* JSON, SARIF: a report per job, moved in order below */
+				jr.report = &job->report;
+				jr.sink = (struct nvtxt_diag_sink){ &job->report, nvtxt_report_sink };
+			}
 			job->status = pool->fn(&jr, job->path);
 			free(sink_state);
 			job->totals = jr.totals;
@@ -141,6 +146,8 @@ int run_jobs(struct run *run, char **files, int n, long threads, int fds_per_job
 			fwrite(job->out, 1, job->out_len, run->out);
 		if (job->err_len)
 			fwrite(job->err, 1, job->err_len, run->printer.out);
+		if (run->report)
+			nvtxt_report_move(run->report, &job->report);
 		free(job->out);
 		free(job->err);
 		run->totals.errors += job->totals.errors;

@@ -139,8 +139,8 @@ static const char *validate_info(const struct options *o, int n);
 static int run_help(struct run *run, char **operands, int n);
 
 static const struct subcommand subcommands[] = {
-	{ "lint", "[lint] [OPTION]... FILE...", "check the files and print diagnostics (the default)",
-	  OPTC_GENERAL | OPTC_DIAG | OPTC_EMIT | OPTC_TIME, validate_lint, run_lint },
+	{ "lint", "[lint] [--fix] [OPTION]... FILE...", "check the files and print diagnostics (the default)",
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_EMIT | OPTC_TIME | OPTC_FIX, validate_lint, run_lint },
 	{ "fmt", "fmt [--check|-l] [-d] [-i] [OPTION]... FILE...", "print the files with normalised layout",
 	  OPTC_GENERAL | OPTC_DIAG | OPTC_FMT, validate_fmt, run_fmt },
 	{ "info", "info [--format=FORMAT] [OPTION]... FILE...",
@@ -173,6 +173,9 @@ enum {
 	OPT_STDIO,
 	OPT_TIME_CONVERSION,
 	OPT_FORMAT,
+	OPT_DIAG_FORMAT,
+	OPT_DIAG_OUTPUT,
+	OPT_FIX,
 };
 
 struct option_spec {
@@ -221,6 +224,21 @@ static const struct option_spec option_specs[] = {
 	{ OPT_STDIO, "stdio", no_argument, OPTC_LSP, "--stdio",
 	  "lsp: speak on standard input and output (the only\n"
 	  "transport; accepted as LSP clients pass it)" },
+	{ OPT_FIX, "fix", no_argument, OPTC_FIX, "--fix",
+	  "lint: apply the fix-its of fixable checks to the files\n"
+	  "(atomically; '-': print the fixed text), then report\n"
+	  "what is left" },
+	{ OPT_DIAG_FORMAT, "diagnostics-format", required_argument, OPTC_GENERAL,
+	  "--diagnostics-format=NAME",
+	  "diagnostics as text (default), or as one json or\n"
+	  "sarif (SARIF 2.1.0) document for the whole run, on\n"
+	  "stdout when nothing else is written there, else stderr" },
+	{ 'f', NULL, required_argument, OPTC_GENERAL, "-fdiagnostics-format=NAME",
+	  "GCC's spelling: text, json or sarif-stderr (the\n"
+	  "document goes to standard error)" },
+	{ OPT_DIAG_OUTPUT, "diagnostics-output", required_argument, OPTC_GENERAL,
+	  "--diagnostics-output=FILE",
+	  "write the json or sarif document to FILE (atomically)" },
 	{ OPT_LIST_CHECKS, "list-checks", no_argument, OPTC_GENERAL, "--list-checks",
 	  "print every check (name, severity, description) and exit" },
 	{ 'h', "help", no_argument, OPTC_GENERAL, "-h, --help", "print this help and exit" },
@@ -345,6 +363,8 @@ static const char *validate_lint(const struct options *o, int n)
 		return "-o needs --emit=FORMAT";
 	if (o->tconv.any_given && !(o->emit && o->emit->start))
 		return "--time-conversion needs --emit=FORMAT (or nvtxtc info)";
+	if (o->fix && o->emit && o->emit->start)
+		return "--fix rewrites the files; it does not take --emit";
 	if (o->emit && o->emit->needs_output && !o->output) {
 		static char msg[128];
 		snprintf(msg, sizeof msg, "--emit=%s writes a binary file: give it with -o FILE",
@@ -606,6 +626,19 @@ static int parse_options(struct options *o, int argc, char **argv, const struct 
 			if (errno || end == optarg || *end || optarg[0] == '-')
 				return usage_error(sink, "--max-errors expects a number >= 0, found '%s'", optarg);
 			break;
+		case OPT_DIAG_FORMAT:
+		case 'f': {
+			const char *problem = diag_format_option(o, optarg, c == 'f');
+			if (problem)
+				return usage_error(sink, "%s", problem);
+			break;
+		}
+		case OPT_DIAG_OUTPUT:
+			o->diag_output = optarg;
+			break;
+		case OPT_FIX:
+			o->fix = true;
+			break;
 		case OPT_COLOR:
 			if (!optarg)
 				o->color = 1;
@@ -628,7 +661,8 @@ static int nvtxtc_main(int argc, char **argv)
 	struct options opt = { .color = -1, .cmd = &subcommands[0] };
 	struct run run = { .opt = &opt };
 	const char *problem;
-	int first = 1, status;
+	int first = 1, status, nargs;
+	char **args;
 
 	/* past a file-size limit (ulimit -f) a write fails with EFBIG and is reported */
 	signal(SIGXFSZ, SIG_IGN);
@@ -638,20 +672,25 @@ static int nvtxtc_main(int argc, char **argv)
 	run.printer.out = stderr;
 	run.printer.color = false;
 	run.sink = (struct nvtxt_diag_sink){ &run.printer, nvtxt_text_printer_report };
+	diag_output_prescan(&run, argc, argv);
 
 	for (int i = 0; argc > 1 && i < N_SUBCOMMANDS; i++)
 		if (strcmp(argv[1], subcommands[i].name) == 0) {
 			opt.cmd = &subcommands[i];
 			first = 2;
 		}
-	argv += first - 1;
-	argc -= first - 1;
-	status = parse_options(&opt, argc, argv, &run.sink);
-	if (status >= 0)
-		return status;
-	problem = opt.cmd->validate ? opt.cmd->validate(&opt, argc - optind) : NULL;
+	args = argv + first - 1;
+	nargs = argc - (first - 1);
+	status = parse_options(&opt, nargs, args, &run.sink);
+	if (status == 0)
+		return 0; /* --help, --version, --list-checks: no diagnostics, no document */
+	if (status > 0)
+		return diag_output_finish(&run, argc, argv, status);
+	problem = opt.cmd->validate ? opt.cmd->validate(&opt, nargs - optind) : NULL;
+	if (!problem && opt.diag_output && !run.report)
+		problem = "--diagnostics-output needs --diagnostics-format=json or sarif";
 	if (problem)
-		return usage_error(&run.sink, "%s", problem);
+		return diag_output_finish(&run, argc, argv, usage_error(&run.sink, "%s", problem));
 
 	if (opt.color < 0) {
 		const char *term = getenv("TERM");
@@ -660,8 +699,11 @@ static int nvtxtc_main(int argc, char **argv)
 	run.printer.color = opt.color != 0;
 	if (opt.jobs == 0)
 		opt.jobs = usable_processors();
-	status = opt.cmd->run(&run, argv + optind, argc - optind);
-	if (run.totals.errors || run.totals.warnings) {
+	if (opt.cmd == &subcommands[0] && opt.fix)
+		status = run_fix(&run, args + optind, nargs - optind);
+	else
+		status = opt.cmd->run(&run, args + optind, nargs - optind);
+	if (!run.report && (run.totals.errors || run.totals.warnings)) {
 		if (run.totals.errors)
 			fprintf(stderr, "%lu error%s", run.totals.errors, run.totals.errors == 1 ? "" : "s");
 		if (run.totals.warnings && run.totals.errors)
@@ -673,6 +715,7 @@ static int nvtxtc_main(int argc, char **argv)
 	}
 	status = finish_stdout(&run.sink, status);
 	/* diagnostics that could not be written still end the run with status 2 */
+	status = diag_output_finish(&run, argc, argv, status);
 	if (fflush(stderr) != 0 || ferror(stderr))
 		status = 2;
 	return status;

@@ -1,0 +1,284 @@
+/*
+ * cmd_fix.c - nvtxtc lint --fix: applies the fix-its of the checks that
+ * the registry marks fixable (checks.def, FIXABLE: each of their fix-its
+ * is the only reasonable correction), rewrites the file atomically like
+ * fmt -i (FILE '-': prints the fixed text on standard output), says what
+ * it changed, and then lints the result as usual, so what is left is
+ * reported.
+ *
+ * A fix can uncover others (a call skipped behind a misspelt definition is
+ * checked once the definition is fixed), so the file is checked and fixed
+ * again until nothing is left to fix, at most FIX_PASSES times: a second
+ * --fix then finds nothing to change.  A fix-it replaces the bytes of the
+ * diagnostic's location (d->loc: line_offset + col - 1, len bytes) by
+ * d->fixit, and nothing else.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "output.h"
+#include "payload.h"
+#include "util.h"
+
+enum { FIX_PASSES = 8 };
+
+/* A fix-it found in one pass over the text. */
+struct fixit {
+	size_t offset, len;          /* the bytes it replaces */
+	char *text;                  /* what it puts there */
+	struct nvtxt_diag d;         /* a copy of the diagnostic's check and location (no message) */
+};
+
+struct fixits {
+	struct fixit *v;
+	size_t n, cap;
+};
+
+static void collect(void *user, const struct nvtxt_diag *d, const struct nvtxt_source *src)
+{
+	struct fixits *f = user;
+	void *p = f->v;
+
+	(void)src;
+	if (!d->fixit || !d->loc.line || !d->loc.col || !nvtxt_check_get(d->check)->fixable)
+		return;
+	xgrow(&p, &f->cap, f->n + 1, sizeof(*f->v));
+	f->v = p;
+	f->v[f->n] = (struct fixit){ .offset = (size_t)d->loc.line_offset + d->loc.col - 1,
+				     .len = d->loc.len,
+				     .text = xstrndup(d->fixit, strlen(d->fixit)),
+				     .d = { .check = d->check, .severity = d->severity, .loc = d->loc } };
+	f->n++;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct fixit *x = a, *y = b;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The text behind locations for the report of what was fixed: lines of an in-memory text. */
+struct mem_text {
+	const char *ptr;
+	size_t len;
+};
+
+static const char *mem_line(void *user, const struct nvtxt_loc *loc, size_t *len, uint32_t *first_col)
+{
+	const struct mem_text *t = user;
+	const char *start, *nl;
+
+	*first_col = 1;
+	if (loc->line_offset > t->len)
+		return NULL;
+	start = t->ptr + loc->line_offset;
+	nl = memchr(start, '\n', t->len - (size_t)loc->line_offset);
+	*len = nl ? (size_t)(nl - start) : t->len - (size_t)loc->line_offset;
+	if (*len && start[*len - 1] == '\r')
+		(*len)--;
+	return start;
+}
+
+/* Reads fd to its end into b; 0, or -1 with errno set. */
+static int read_all(int fd, struct buf *b)
+{
+	for (;;) {
+		ssize_t n;
+		buf_reserve(b, 65536);
+		n = read(fd, b->ptr + b->len, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		b->len += (size_t)n;
+		b->ptr[b->len] = '\0';
+	}
+}
+
+/* An unnamed temporary file holding text; its descriptor at offset 0, or -1. */
+static int temp_with(const struct buf *text)
+{
+	FILE *t = tmpfile();
+	int fd = -1;
+
+	if (t && (text->len == 0 || fwrite(text->ptr, 1, text->len, t) == text->len) && fflush(t) == 0)
+		fd = dup(fileno(t));
+	if (t)
+		fclose(t);
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+/* Tells what a fix changed: a line of text, or an entry of the document. */
+static void report_fix(struct run *run, const char *display, const struct fixit *x, const struct buf *text)
+{
+	struct mem_text mt = { text->ptr, text->len };
+	struct nvtxt_source src = { &mt, mem_line };
+
+	if (run->report) {
+		struct nvtxt_diag d = x->d;
+		d.fixit = x->text;
+		nvtxt_report_fixed(run->report, display, &d, &src);
+	} else {
+		struct buf was = { 0 }, now = { 0 };
+		buf_add_shown(&was, text->ptr + x->offset, x->len, 80);
+		buf_add_shown(&now, x->text, strlen(x->text), 80);
+		fprintf(run->printer.out, "%s:%u:%u: fixed: replaced '%s' with '%s' [%s]\n", display,
+			(unsigned)x->d.loc.line, (unsigned)x->d.loc.col, was.ptr ? was.ptr : "",
+			now.ptr ? now.ptr : "", nvtxt_check_get(x->d.check)->name);
+		buf_free(&was);
+		buf_free(&now);
+	}
+}
+
+/*
+ * One pass: checks text and applies its fix-its (the first of overlapping
+ * ones); returns how many it applied, or -1 on an I/O error (reported).
+ */
+static int fix_pass(struct run *run, const char *display, struct buf *text)
+{
+	struct nvtxt_diag_config cfg = run->opt->diag;
+	struct fixits found = { 0 };
+	struct nvtxt_compile_options co = { .display_name = display, .diag_config = &cfg,
+					    .sink = { &found, collect } };
+	struct nvtxt_compile_result res;
+	struct buf out = { 0 };
+	size_t at = 0;
+	int applied = 0;
+
+	cfg.max_errors = 0; /* every fix-it, not only those shown */
+	co.fd = temp_with(text);
+	if (co.fd < 0) {
+		io_error(&run->sink, NULL, "cannot create a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	nvtxt_compile(&co, &res);
+	close(co.fd);
+	qsort(found.v, found.n, sizeof(*found.v), by_offset);
+	for (size_t i = 0; i < found.n; i++) {
+		struct fixit *x = &found.v[i];
+		if (x->offset < at || x->offset + x->len > text->len)
+			continue; /* overlaps one applied before (or the same fix-it twice) */
+		report_fix(run, display, x, text);
+		buf_add(&out, text->ptr + at, x->offset - at);
+		buf_adds(&out, x->text);
+		at = x->offset + x->len;
+		applied++;
+	}
+	for (size_t i = 0; i < found.n; i++)
+		free(found.v[i].text);
+	free(found.v);
+	if (applied) {
+		buf_add(&out, text->ptr + at, text->len - at);
+		buf_free(text);
+		*text = out;
+	} else {
+		buf_free(&out);
+	}
+	return applied;
+}
+
+static int fix_one(struct run *run, const char *path)
+{
+	const struct options *opt = run->opt;
+	const char *display = input_display(opt, path);
+	struct buf text = { 0 };
+	bool is_stdin, changed = false;
+	int fd, status = 0;
+
+	if (run->report)
+		nvtxt_report_file(run->report, display);
+	fd = open_input(path, &is_stdin, &run->sink);
+	if (fd < 0)
+		return 2;
+	if (read_all(fd, &text) != 0) {
+		io_error(&run->sink, NULL, "cannot read '%s': %s", is_stdin ? "standard input" : path,
+			 strerror(errno));
+		if (!is_stdin)
+			close(fd);
+		buf_free(&text);
+		return 2;
+	}
+	if (!is_stdin)
+		close(fd);
+	if (!text.ptr)
+		buf_reserve(&text, 1);
+	if (text.len >= 8 && nvtxt_payload_sniff((const unsigned char *)text.ptr, 8)) {
+		driver_report(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, display,
+			      "a payload file: --fix leaves it as it is");
+	} else {
+		for (int pass = 0; pass < FIX_PASSES; pass++) {
+			int n = fix_pass(run, display, &text);
+			if (n < 0) {
+				buf_free(&text);
+				return 2;
+			}
+			if (n == 0)
+				break;
+			changed = true;
+		}
+	}
+	if (is_stdin) {
+		/* the fixed text on standard output, then what is left */
+		if (text.len && fwrite(text.ptr, 1, text.len, stdout) != text.len) {
+			io_error(&run->sink, NULL, "writing standard output: %s", strerror(errno));
+			status = 2;
+		}
+		fd = temp_with(&text);
+		if (fd < 0) {
+			io_error(&run->sink, NULL, "cannot create a temporary file: %s", strerror(errno));
+			status = 2;
+		} else {
+			int st = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, NULL, NULL);
+			close(fd);
+			if (st > status)
+				status = st;
+		}
+		buf_free(&text);
+		return status;
+	}
+	if (changed) {
+		struct nvtxt_output out;
+		if (output_open(&out, path) != 0) {
+			io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+			buf_free(&text);
+			return 2;
+		}
+		if (fwrite(text.ptr, 1, text.len, out.file) != text.len) {
+			io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+			output_abort(&out);
+			buf_free(&text);
+			return 2;
+		}
+		if (output_commit(&out) != 0) {
+			io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+			buf_free(&text);
+			return 2;
+		}
+	}
+	buf_free(&text);
+	return check_file(opt, &run->sink, &run->totals, path, NULL, NULL);
+}
+
+int run_fix(struct run *run, char **operands, int n)
+{
+	char **files;
+	int nfiles, worst;
+
+	run->opt->read_ahead = false;
+	/* a directory: the *.nvtxt files under it, as lint checks them */
+	worst = expand_operands(&run->sink, operands, n, &files, &nfiles);
+	for (int i = 0; i < nfiles; i++) {
+		int status = fix_one(run, files[i]);
+		if (status > worst)
+			worst = status;
+	}
+	free_files(files, nfiles);
+	return worst;
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# nvtxtc lint --fix.  A property test over the suite's inputs (tests/lint
+# with their .args, tests/emit, tests/fmt, examples): for each file that
+# --fix changes, the file changed only on the lines --fix said it fixed, a
+# second --fix changes nothing, no fix-it of a fixable check is left, and
+# every event of the original's normal form (--emit=nvtxt) is still in the
+# fixed file's (fixes only make rejected lines valid: the meaning changes
+# only where a diagnostic said so).  Then the command line: '-', the
+# documents, atomic writes, options.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+top=$PWD
+
+changed=0
+for f in tests/lint/*.nvtxt tests/emit/*.nvtxt tests/fmt/*.nvtxt examples/*.nvtxt; do
+	base=${f%.nvtxt}
+	name=$(basename "$(dirname "$f")")/$(basename "$base")
+	args=""
+	[ -f "$base.args" ] && args=$(cat "$base.args")
+	cp "$f" "$T/x.nvtxt"
+	# shellcheck disable=SC2086
+	"$NVTXTC" lint --fix $args "$T/x.nvtxt" >"$T/out" 2>"$T/err"
+	if cmp -s "$f" "$T/x.nvtxt"; then
+		! grep -q ': fixed: ' "$T/err"
+		ok $? "$name: --fix changes nothing and says so"
+		continue
+	fi
+	changed=$((changed + 1))
+	[ ! -s "$T/out" ]
+	ok $? "$name: --fix FILE writes nothing on standard output"
+	# the lines that differ are lines that a fix named (fixes never add or remove a line)
+	sed -n 's/^[^:]*x\.nvtxt:\([0-9]*\):[0-9]*: fixed: .*/\1/p' "$T/err" | sort -u >"$T/fixed.lines"
+	awk 'NR == FNR { a[FNR] = $0; next } a[FNR] != $0 { print FNR }' "$f" "$T/x.nvtxt" | sort -u >"$T/diff.lines"
+	[ "$(wc -l <"$f")" -eq "$(wc -l <"$T/x.nvtxt")" ] && [ -z "$(comm -23 "$T/diff.lines" "$T/fixed.lines")" ]
+	ok $? "$name: only the lines that --fix reports are changed"
+	cp "$T/x.nvtxt" "$T/y.nvtxt"
+	# shellcheck disable=SC2086
+	"$NVTXTC" lint --fix $args "$T/x.nvtxt" >/dev/null 2>"$T/err2"
+	cmp -s "$T/x.nvtxt" "$T/y.nvtxt" && ! grep -q ': fixed: ' "$T/err2"
+	ok $? "$name: a second --fix changes nothing"
+	# shellcheck disable=SC2086
+	"$NVTXTC" lint --diagnostics-format=json $args "$T/x.nvtxt" >"$T/left.json" 2>/dev/null
+	! grep -q '"fixable": true' "$T/left.json"
+	ok $? "$name: no fix-it of a fixable check is left"
+	"$NVTXTC" --emit=nvtxt "$f" 2>/dev/null | sort >"$T/before.nf"
+	"$NVTXTC" --emit=nvtxt "$T/x.nvtxt" 2>/dev/null | sort >"$T/after.nf"
+	comm -23 "$T/before.nf" "$T/after.nf" >"$T/gone"
+	[ ! -s "$T/gone" ]
+	ok $? "$name: every event of the original normal form is in the fixed file's"
+	sed 's/^/# gone: /' "$T/gone" | head -n 5
+done
+[ "$changed" -ge 10 ]
+ok $? "--fix changed $changed of the suite's files (at least 10)"
+
+cd "$T" || exit 1
+printf '@Markr, Time, Message\nTimeBase = Qcp\nProcessId = 1\nThreadId = 2\nMarkr, 1, "a"\nMarker, 1\n' >typo.nvtxt
+cp typo.nvtxt typo.orig
+"$NVTXTC" lint --fix - <typo.nvtxt >out 2>err
+st=$?
+printf '@Marker, Time, Message\nTimeBase = Qpc\nProcessId = 1\nThreadId = 2\nMarker, 1, "a"\nMarker, 1\n' >want
+same_file out want "--fix -: the fixed text on standard output, with the fixes that each fix uncovered"
+cmp -s typo.nvtxt typo.orig
+ok $? "--fix -: no file is written"
+grep -q "^<stdin>:1:2: fixed: replaced 'Markr' with 'Marker' \[unknown-command\]$" err
+ok $? "--fix says what it changed, FILE:LINE:COL: fixed: ..."
+grep -q "^<stdin>:6:1: error: .*\[arity\]$" err && [ "$st" -eq 1 ] && [ "$(grep -c ': error: ' err)" -eq 1 ]
+ok $? "--fix then reports what is left, and the exit status is what is left's"
+
+"$NVTXTC" lint --fix --diagnostics-format=json typo.nvtxt >doc.json 2>err
+node -e 'const d = JSON.parse(require("fs").readFileSync("doc.json", "utf8"));
+	const f = d.files[0];
+	process.exit(f.file === "typo.nvtxt" && f.fixed.length === 3 && f.errors === 1 && f.fixed[0].original === "Markr" &&
+		f.fixed[0].replacement === "Marker" && f.fixed[0].check === "unknown-command" &&
+		f.diagnostics.every(x => x.check !== "unknown-command") ? 0 : 1)' 2>/dev/null
+ok $? "--fix --diagnostics-format=json: the fixes under \"fixed\", what is left under \"diagnostics\""
+[ ! -s err ]
+ok $? "--fix --diagnostics-format=json: nothing on standard error"
+same_file typo.nvtxt want "--fix FILE rewrites the file"
+
+printf 'Marker, 1, "a"\n' >clean.nvtxt
+mkdir ro && printf '@Markr, Time\n' >ro/t.nvtxt && chmod 555 ro
+if [ "$(id -u)" != 0 ]; then
+	"$NVTXTC" lint --fix ro/t.nvtxt >out 2>err
+	is "$?:$(cat ro/t.nvtxt)" "2:@Markr, Time" "--fix in a directory that cannot be written: exit 2, the file untouched"
+	ls -A ro >ls
+	is "$(cat ls)" "t.nvtxt" "--fix leaves no temporary behind"
+else
+	skip "root can write a read-only directory"
+	skip "root can write a read-only directory"
+fi
+chmod 755 ro
+"$NVTXTC" lint --fix --emit=nvtxt clean.nvtxt >out 2>err
+is "$?" 2 "--fix with --emit is a usage error"
+"$NVTXTC" fmt --fix clean.nvtxt >out 2>err
+is "$?" 2 "--fix is an option of lint only"
+done_testing
