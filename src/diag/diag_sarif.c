@@ -19,6 +19,14 @@
 #include "diag_report.h"
 #include "report_json.h"
 
+/* The text of b as a malloc'd string (free() it); b is released (its memory is a temporary, util.h). */
+static char *own(struct buf *b)
+{
+	char *s = xstrndup(b->ptr ? b->ptr : "", b->len);
+	buf_free(b);
+	return s;
+}
+
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define SRCROOT "SRCROOT"
 
@@ -46,7 +54,7 @@ static char *cwd_uri(void)
 		buf_adds(&b, "/");
 	if (b.ptr[b.len - 1] != '/')
 		buf_addc(&b, '/');
-	return b.ptr;
+	return own(&b);
 }
 
 /*
@@ -90,7 +98,7 @@ static char *pascal_name(const char *id)
 		buf_addc(&b, up ? (char)toupper((unsigned char)*id) : *id);
 		up = false;
 	}
-	return b.ptr;
+	return own(&b);
 }
 
 /* A message object (3.11) of plain text: a sentence ending with a period (3.11.5). */
@@ -122,10 +130,9 @@ static char *sentence(const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	if (!b.ptr)
-		return xstrndup("", 0);
-	b.ptr[0] = (char)toupper((unsigned char)b.ptr[0]);
-	return b.ptr;
+	if (b.ptr)
+		b.ptr[0] = (char)toupper((unsigned char)b.ptr[0]);
+	return own(&b);
 }
 
 /* Where a check's rule is written down: "nvtxt(5), COMMANDS" or the section as given when it names its page. */
@@ -260,7 +267,7 @@ static char *semantic_version(const char *v)
 			buf_adds(&b, ".0");
 		buf_adds(&b, v + core);
 	}
-	return b.ptr;
+	return own(&b);
 }
 
 int nvtxt_report_write_sarif(const struct nvtxt_report *r, const struct nvtxt_report_run *run, FILE *out)
