@@ -11,10 +11,11 @@
  * of the input (line_offset + col - 1 + len within it) on one line, as
  * cmd_fix.c replaces them.  Aborts otherwise.
  */
+#include "fuzz_common.h" /* first: it defines _GNU_SOURCE */
+
 #include <jansson.h>
 
 #include "diag_report.h"
-#include "fuzz_common.h"
 
 struct both {
 	struct nvtxt_report report;
