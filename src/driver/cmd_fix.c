@@ -160,7 +160,8 @@ static int fix_pass(struct run *run, const char *display, struct buf *text)
 	}
 	nvtxt_compile(&co, &res);
 	close(co.fd);
-	qsort(found.v, found.n, sizeof(*found.v), by_offset);
+	if (found.n)
+		qsort(found.v, found.n, sizeof(*found.v), by_offset);
 	for (size_t i = 0; i < found.n; i++) {
 		struct fixit *x = &found.v[i];
 		if (x->offset < at || x->offset + x->len > text->len)
