@@ -7,6 +7,10 @@
 # its internal symbols local, so a program with its own xmalloc links.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
+# the library of the plain build, even under make check-sanitize (whose
+# B= and CFLAGS= reach this make through MAKEFLAGS): users link it without
+# the sanitizers' runtime
+unset MAKEFLAGS MFLAGS MAKELEVEL
 make -s libs >"$T/log" 2>&1
 ok $? "make libs"
 so=build/libnvtxt.so.0
