@@ -7,6 +7,11 @@
 # its internal symbols local, so a program with its own xmalloc links.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
+# The library under test is the default build's: under `make check-sanitize`
+# the variables of the outer make (B=build/san, sanitizer CFLAGS) would
+# otherwise reach the makes below through MAKEFLAGS, and the example, built
+# without the sanitizers, could not link or run against them.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 # the library of the plain build, even under make check-sanitize (whose
 # B= and CFLAGS= reach this make through MAKEFLAGS): users link it without
 # the sanitizers' runtime
