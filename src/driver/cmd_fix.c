@@ -211,7 +211,7 @@ static int fix_one(struct run *run, const char *path)
 	if (!text.ptr)
 		buf_reserve(&text, 1);
 	if (text.len >= 8 && nvtxt_payload_sniff((const unsigned char *)text.ptr, 8)) {
-		driver_report(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, display,
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, display,
 			      "a payload file: --fix leaves it as it is");
 	} else {
 		for (int pass = 0; pass < FIX_PASSES; pass++) {

@@ -114,7 +114,7 @@ static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *
 	fmt->hold = fstat(fd, &st) != 0 || st.st_size - start <= (off_t)sizeof(fmt->buf);
 	status = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, fmt, NULL);
 	if (status == 1) {
-		driver_report(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display, "not formatted: it has syntax errors");
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display, "not formatted: it has syntax errors");
 	} else if (status == 0 && fmt->hold && !fmt->overflow) {
 		if (fwrite(fmt->buf, 1, fmt->n, run->out) != fmt->n || fflush(run->out) != 0) {
 			io_error(&run->sink, NULL, "cannot write 'standard output': %s", strerror(errno));
@@ -171,7 +171,7 @@ static int fmt_one(struct run *run, const char *path)
 	/* -i replaces a regular file; a FIFO or a device cannot be rewritten (and would be read and written at once) */
 	if (opt->in_place && strcmp(path, "-") != 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
 	    !S_ISDIR(st.st_mode)) {
-		driver_report(&run->sink, NVTXT_CHECK_IO_ERROR, NVTXT_SEV_ERROR, NULL,
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_IO_ERROR, NVTXT_SEV_ERROR, NULL,
 			      "-i cannot rewrite '%s': it is not a regular file (%s)", path,
 			      S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
 		return 2;
@@ -180,7 +180,7 @@ static int fmt_one(struct run *run, const char *path)
 	if (fd < 0)
 		return 2;
 	if (is_stdin && opt->in_place) {
-		driver_report(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_ERROR, NULL,
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_ERROR, NULL,
 			      "-i cannot rewrite standard input");
 		return 2;
 	}
@@ -214,7 +214,7 @@ static int fmt_one(struct run *run, const char *path)
 	}
 	if (status != 0) {
 		if (status == 1)
-			driver_report(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display,
+			nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display,
 				      "not formatted: it has syntax errors");
 		goto done;
 	}

@@ -64,7 +64,7 @@ int run_replay(struct run *run, char **files, int nfiles)
 	return status;
 #else
 	(void)files;
-	driver_report(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_ERROR, NULL, "replay: nvtxtc was built without the NVTX headers "
+	nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_ERROR, NULL, "replay: nvtxtc was built without the NVTX headers "
 		     "(configure --with-nvtx=DIR)");
 	return 2;
 #endif

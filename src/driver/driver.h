@@ -187,14 +187,12 @@ int run_lsp(struct run *run, char **operands, int noperands);
 /* input.c: reading inputs, compiling one file, driver messages. */
 
 /*
- * The driver's messages, through the sink (nvtxt_diag_report_unlocated):
- * about `file`, or the run as a whole when file is NULL.  io_error is an
- * error of check io-error; driver_report any check and severity.
+ * The driver's messages go through the sink: io_error is an error of check
+ * io-error about `file` (NULL: the run as a whole); any other check and
+ * severity through nvtxt_diag_report_unlocated (diag.h).
  */
 void io_error(const struct nvtxt_diag_sink *sink, const char *file, const char *fmt, ...)
 	NVTXT_PRINTF(3, 4);
-void driver_report(const struct nvtxt_diag_sink *sink, enum nvtxt_check_id check,
-		   enum nvtxt_severity sev, const char *file, const char *fmt, ...) NVTXT_PRINTF(5, 6);
 
 /* The name diagnostics give `path` ("-": standard input, --stdin-name). */
 const char *input_display(const struct options *opt, const char *path);

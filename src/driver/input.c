@@ -28,16 +28,6 @@ void io_error(const struct nvtxt_diag_sink *sink, const char *file, const char *
 	va_end(ap);
 }
 
-void driver_report(const struct nvtxt_diag_sink *sink, enum nvtxt_check_id check,
-		   enum nvtxt_severity sev, const char *file, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	nvtxt_diag_vreport_unlocated(sink, check, sev, file, fmt, ap);
-	va_end(ap);
-}
-
 const char *input_display(const struct options *opt, const char *path)
 {
 	if (strcmp(path, "-") != 0)
@@ -79,7 +69,7 @@ static void report_hidden(const struct nvtxt_diag_sink *sink, const struct nvtxt
 	if (r->hidden_warnings)
 		snprintf(warns, sizeof warns, "%lu more warning%s", r->hidden_warnings,
 			 r->hidden_warnings == 1 ? "" : "s");
-	driver_report(sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, name, "%s%s not shown (--max-errors=%lu)", errs, warns, max);
+	nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, name, "%s%s not shown (--max-errors=%lu)", errs, warns, max);
 }
 
 /*
@@ -250,7 +240,7 @@ int payload_load(int fd, const void *prefix, size_t nprefix, const char *display
 		}
 	}
 	if (nvtxt_payload_open(&pf->r, pf->data, pf->size, err, sizeof err) != 0) {
-		driver_report(sink, NVTXT_CHECK_PAYLOAD_FORMAT, NVTXT_SEV_ERROR, display, "%s", err);
+		nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_PAYLOAD_FORMAT, NVTXT_SEV_ERROR, display, "%s", err);
 		return 1;
 	}
 	return 0;
@@ -369,7 +359,7 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 	}
 	text = nvtxt_emit_nvtxt_backend(nw);
 	if (nvtxt_payload_decompile(pf.r, &text, err, sizeof err) != 0) {
-		driver_report(sink, NVTXT_CHECK_PAYLOAD_FORMAT, NVTXT_SEV_ERROR, display, "%s", err);
+		nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_PAYLOAD_FORMAT, NVTXT_SEV_ERROR, display, "%s", err);
 		status = 1;
 	} else if (fflush(nf) != 0 || lseek(fileno(nf), 0, SEEK_SET) != 0) {
 		io_error(sink, NULL, "writing a temporary file: %s", strerror(errno));

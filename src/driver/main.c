@@ -348,7 +348,7 @@ static int usage_error(const struct nvtxt_diag_sink *sink, const char *fmt, ...)
 	va_start(ap, fmt);
 	nvtxt_diag_vreport_unlocated(sink, NVTXT_CHECK_USAGE, NVTXT_SEV_ERROR, NULL, fmt, ap);
 	va_end(ap);
-	driver_report(sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, NULL,
+	nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, NULL,
 		      "try 'nvtxtc --help' for more information");
 	return 2;
 }
@@ -472,7 +472,7 @@ static int warning_option(struct options *o, const char *arg, const struct nvtxt
 				names[n++] = nvtxt_check_get((enum nvtxt_check_id)i)->name;
 		near = suggest(name, strlen(name), names, n);
 		if (near) {
-			driver_report(sink, NVTXT_CHECK_USAGE, NVTXT_SEV_ERROR, NULL,
+			nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_USAGE, NVTXT_SEV_ERROR, NULL,
 				      "unknown warning '-W%s'; did you mean '%s'?", arg, near);
 			return 2;
 		}

@@ -12,59 +12,8 @@
 #include <string.h>
 
 #include "ast.h"
+#include "lang_doc.h"
 #include "lsp_int.h"
-
-/* --- what the language says about arguments, commands and time bases ---- */
-
-static const struct {
-	const char *type;
-	const char *range;
-	const char *meaning;
-} arg_info[NVTXT_ARG_COUNT] = {
-	[NVTXT_ARG_TIME] = { "Integer", "at least 0; negative only with the time base Relative",
-			     "the time of the event, in ticks of its TimeBase" },
-	[NVTXT_ARG_START] = { "Integer", "at least 0; negative only with the time base Relative",
-			      "the start time of the range; not greater than End" },
-	[NVTXT_ARG_END] = { "Integer", "at least 0; negative only with the time base Relative",
-			    "the end time of the range; not less than Start" },
-	[NVTXT_ARG_TIMEBASE] = { "String",
-				 "one of Qpc, Rdtsc, FileTime, Manual, Relative, ClockMonotonicRaw, CNTVCT",
-				 "the clock that Time, Start and End count" },
-	[NVTXT_ARG_PROCESS_ID] = { "Integer", "at least 0", "the operating system's ID of the process" },
-	[NVTXT_ARG_THREAD_ID] = { "Integer", "at least 0", "the operating system's ID of the thread" },
-	[NVTXT_ARG_CATEGORY_ID] = { "Integer", "0 to 4294967295", "the ID of a category" },
-	[NVTXT_ARG_COLOR] = { "Integer or String",
-			      "an ARGB Integer 0 to 4294967295, a color name, or a String 0xAARRGGBB",
-			      "the color of the event" },
-	[NVTXT_ARG_MESSAGE] = { "String", "any String (a bare number is an Integer: quote it)",
-				"the label of the event" },
-	[NVTXT_ARG_PAYLOAD] = { "Integer", "any signed 64-bit value", "the payload of the event" },
-	[NVTXT_ARG_NAME] = { "String", "any String (a bare number is an Integer: quote it)",
-			     "the name of the category, thread, process or file" },
-	[NVTXT_ARG_PARENT_CATEGORY_ID] = { "Integer", "0 to 4294967295", "the ID of the parent category" },
-};
-
-static const char *const command_meaning[NVTXT_CMD_COUNT] = {
-	[NVTXT_CMD_MARKER] = "An instantaneous event at Time on the thread ThreadId of the process ProcessId.",
-	[NVTXT_CMD_RANGE_PUSH] = "Opens a nested range at Time on the thread ThreadId of the process ProcessId; a later RangePop on the same thread closes it.",
-	[NVTXT_CMD_RANGE_POP] = "Closes, at Time, the innermost range still open on the thread ThreadId of the process ProcessId.",
-	[NVTXT_CMD_RANGE_START_END] = "A range from Start to End on the thread ThreadId of the process ProcessId, independent of push/pop ranges.",
-	[NVTXT_CMD_NAME_CATEGORY] = "Gives the category CategoryId the name Name.",
-	[NVTXT_CMD_ADD_CHILD_CATEGORY] = "Makes the category CategoryId a child of the category ParentCategoryId.",
-	[NVTXT_CMD_NAME_OS_THREAD] = "Gives the thread ThreadId of the process ProcessId the name Name.",
-	[NVTXT_CMD_NAME_PROCESS] = "Gives the process ProcessId the name Name.",
-	[NVTXT_CMD_SET_FILE_DISPLAY_NAME] = "Sets the name under which the file's annotations are shown.",
-};
-
-static const char *const timebase_meaning[NVTXT_TB_COUNT] = {
-	[NVTXT_TB_QPC] = "ticks of the Windows high-resolution performance counter (QueryPerformanceCounter)",
-	[NVTXT_TB_RDTSC] = "the processor's time-stamp counter: cycles since reset, as read by RDTSC",
-	[NVTXT_TB_FILETIME] = "100-nanosecond intervals since 1601-01-01 00:00 UTC (Windows FILETIME)",
-	[NVTXT_TB_MANUAL] = "absolute times on a clock of the writer's choice, mapped by ImportNvtxt as its user selects",
-	[NVTXT_TB_RELATIVE] = "times relative to the report the file is merged with; may be negative",
-	[NVTXT_TB_CLOCK_MONOTONIC_RAW] = "nanoseconds of CLOCK_MONOTONIC_RAW (clock_gettime) on the capturing machine",
-	[NVTXT_TB_CNTVCT] = "ticks of the ARM virtual counter (CNTVCT) on the capturing machine",
-};
 
 /* --- the walk ------------------------------------------------------------ */
 
@@ -487,13 +436,13 @@ static void add_meaning(struct buf *b, enum nvtxt_arg arg, const struct owned_va
 	if (arg == NVTXT_ARG_TIMEBASE && v->kind == NVTXT_V_STRING &&
 	    (tb = nvtxt_timebase_lookup(v->text, v->text_len)) >= 0)
 		buf_printf(b, "\n\nTime base `%s`: %s.", nvtxt_timebase_name((enum nvtxt_timebase)tb),
-			   timebase_meaning[tb]);
+			   lang_timebase_meaning(tb));
 }
 
 static void add_arg_doc(struct buf *b, enum nvtxt_arg arg)
 {
-	buf_printf(b, "**%s**: %s, %s; %s.", nvtxt_arg_name(arg), arg_info[arg].type, arg_info[arg].range,
-		   arg_info[arg].meaning);
+	buf_printf(b, "**%s**: %s, %s; %s.", nvtxt_arg_name(arg), lang_arg_doc(arg)->type, lang_arg_doc(arg)->range,
+		   lang_arg_doc(arg)->meaning);
 }
 
 static void add_signature(struct buf *b, enum nvtxt_command cmd, const enum nvtxt_arg *args, size_t n)
@@ -510,7 +459,7 @@ static void describe_command(struct walk *w, struct buf *b, enum nvtxt_command c
 	size_t n = listed_args(w, cmd, args), nd = nvtxt_command_default_args(cmd, def);
 	bool any_static = false;
 
-	buf_printf(b, "**%s**: %s\n\n", nvtxt_command_name(cmd), command_meaning[cmd]);
+	buf_printf(b, "**%s**: %s\n\n", nvtxt_command_name(cmd), lang_command_meaning(cmd));
 	if (w->defs[cmd].present && w->defs[cmd].broken) {
 		buf_printf(b, "Definition in force: the one on line %zu, which has an error, so calls are skipped.\n\n",
 			   line_no(w, w->defs[cmd].start));
@@ -775,7 +724,7 @@ static void complete_values(json_t *items, struct lsp_server *s, struct lsp_doc 
 	if (arg == NVTXT_ARG_TIMEBASE)
 		for (int i = 0; i < NVTXT_TB_COUNT; i++)
 			add_item(items, s, d, a, b, nvtxt_timebase_name((enum nvtxt_timebase)i), 20,
-				 timebase_meaning[i]);
+				 lang_timebase_meaning((enum nvtxt_timebase)i));
 	if (arg == NVTXT_ARG_COLOR)
 		for (size_t i = 0; nvtxt_color_name(i); i++) {
 			uint32_t argb = 0;
@@ -834,7 +783,7 @@ json_t *lsp_completion(struct lsp_server *s, json_t *params, struct lsp_error *e
 			/* a command name at the start of a line, or after @ */
 			for (int i = 0; i < NVTXT_CMD_COUNT; i++)
 				add_item(items, s, d, ws, at, nvtxt_command_name((enum nvtxt_command)i), 3,
-					 command_meaning[i]);
+					 lang_command_meaning((enum nvtxt_command)i));
 		} else if (eq) {
 			/* an assignment: values of the argument the variable is named after */
 			size_t ne = (size_t)(eq - t);
@@ -864,7 +813,7 @@ json_t *lsp_completion(struct lsp_server *s, json_t *params, struct lsp_error *e
 						    (q == t || !word_char(q[-1])))
 							listed = true;
 					if (!listed)
-						add_item(items, s, d, ws, at, name, 5, arg_info[all[i]].meaning);
+						add_item(items, s, d, ws, at, name, 5, lang_arg_doc(all[i])->meaning);
 				}
 			} else if (cmd >= 0) {
 				enum nvtxt_arg args[NVTXT_ARG_COUNT];
