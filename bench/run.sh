@@ -193,19 +193,19 @@ END {
 	printf "  %s lint -j 1 <= 0.7x awk:%s\n", verdict(ok8), l8
 	print ""
 	# issue 14: --emit=chrome and info within 1.5x of lint at 100 MB; their memory flat
-	lc = lm = ""; okc = okm = 1
+	lc = lm = ""; okc = okm = 1; at100 = 0
 	for (i = 1; i <= nsz; i++) {
 		s = sz[i]; if (s in skipped) continue
 		h = human(bytes[s])
 		r = t[s, "emit=chrome"] / t[s, "lint"]; r2 = t[s, "info"] / t[s, "lint"]
 		lc = lc sprintf(" %s %.2fx/%.2fx;", h, r, r2)
-		if (bytes[s] >= 1e8 && bytes[s] < 1e9 && (r > 1.5 || r2 > 1.5)) okc = 0
+		if (bytes[s] >= 1e8 && bytes[s] < 1e9) { at100 = 1; if (r > 1.5 || r2 > 1.5) okc = 0 }
 		lm = lm sprintf(" %s %.1f/%.1f MiB;", h, rss[s, "emit=chrome"], rss[s, "info"])
 		if (!c0) { c0 = rss[s, "emit=chrome"]; i0 = rss[s, "info"] }
 		if (rss[s, "emit=chrome"] > 1.5 * c0 + 2 || rss[s, "info"] > 1.5 * i0 + 2) okm = 0
 	}
 	print "targets of issue 14:"
-	printf "  %s emit=chrome and info <= 1.5x lint at 100 MB (chrome/info):%s\n", verdict(okc), lc
+	printf "  %s emit=chrome and info <= 1.5x lint at 100 MB (chrome/info):%s\n", at100 ? verdict(okc) : "not measured (no 100 MB size):", lc
 	printf "  %s peak RSS of emit=chrome and info flat (<= 1.5x + 2 MiB of the smallest size):%s\n", verdict(okm), lm
 	print ""
 	print "targets of issue 5:"
