@@ -293,32 +293,21 @@ static const char *category_path(struct nvtxt_chrome *c, uint32_t id)
 
 /* --- names ------------------------------------------------------------- */
 
-/* NameOsThread and NameProcess: metadata events, written where they come. */
-static int name_thread(struct nvtxt_chrome *c, int64_t pid, int64_t tid, struct nvtxt_str name)
+/*
+ * NameOsThread and NameProcess: metadata events ("thread_name" with the
+ * thread, "process_name" without one: tid < 0), written where they come.
+ */
+static int name_meta(struct nvtxt_chrome *c, const char *what, int64_t pid, int64_t tid,
+		     struct nvtxt_str name)
 {
 	json_t *m = must(json_object()), *args = must(json_object()), *v = must(json_string(""));
 	int rc;
 
-	put_new(m, "name", json_string("thread_name"));
+	put_new(m, "name", json_string(what));
 	put_new(m, "ph", json_string("M"));
 	put_new(m, "pid", json_integer(pid));
-	put_new(m, "tid", json_integer(tid));
-	set_string(v, name);
-	put_new(args, "name", v);
-	put_new(m, "args", args);
-	rc = write_event(c, m, 15);
-	json_decref(m);
-	return rc;
-}
-
-static int name_process(struct nvtxt_chrome *c, int64_t pid, struct nvtxt_str name)
-{
-	json_t *m = must(json_object()), *args = must(json_object()), *v = must(json_string(""));
-	int rc;
-
-	put_new(m, "name", json_string("process_name"));
-	put_new(m, "ph", json_string("M"));
-	put_new(m, "pid", json_integer(pid));
+	if (tid >= 0)
+		put_new(m, "tid", json_integer(tid));
 	set_string(v, name);
 	put_new(args, "name", v);
 	put_new(m, "args", args);
@@ -506,9 +495,9 @@ static int chrome_event(void *user, const struct nvtxt_event *ev)
 		c->generation++;
 		return 0;
 	case NVTXT_CMD_NAME_OS_THREAD:
-		return name_thread(c, ev->process_id, ev->thread_id, ev->name);
+		return name_meta(c, "thread_name", ev->process_id, ev->thread_id, ev->name);
 	case NVTXT_CMD_NAME_PROCESS:
-		return name_process(c, ev->process_id, ev->name);
+		return name_meta(c, "process_name", ev->process_id, -1, ev->name);
 	case NVTXT_CMD_SET_FILE_DISPLAY_NAME:
 		free(c->display_name);
 		c->display_name = xstrndup(ev->name.ptr ? ev->name.ptr : "", ev->name.len);
