@@ -45,6 +45,16 @@ sed -n '/^\.SS Checks/,/^\.SH /p' man/nvtxtc.1 | sed -n '/^\.TP/{n;p;}' |
 [ -s "$T/reg.checks" ]
 ok $? "--list-checks lists checks"
 same_file "$T/man.checks" "$T/reg.checks" "nvtxtc(1) Checks and --list-checks list the same checks"
+# --list-checks as JSON (after or before the format option) names the same checks, in order.
+"$NVTXTC" --list-checks --diagnostics-format=json >"$T/checks.json"
+ok $? "--list-checks --diagnostics-format=json exits 0"
+sed -n 's/^ *"name": "\(.*\)",$/\1/p' "$T/checks.json" >"$T/json.checks"
+"$NVTXTC" --list-checks | awk '{print $1}' >"$T/text.checks"
+same_file "$T/json.checks" "$T/text.checks" "--list-checks in JSON lists the checks of the text list"
+grep -q '^  "version": 1,$' "$T/checks.json" && [ "$(grep -c '"fixable": \(true\|false\),$' "$T/checks.json")" = "$(wc -l <"$T/text.checks")" ]
+ok $? "--list-checks in JSON has a version and every check's fixable flag"
+"$NVTXTC" --diagnostics-format=json --list-checks | cmp -s - "$T/checks.json"
+ok $? "--list-checks in JSON does not depend on the order of the options"
 # Every check named in the suite's expected outputs is in the registry.
 cat tests/lint/*.err tests/*.t | grep -o ' \[\(-W\(error=\)\?\)\?[a-z][a-z0-9-]*\]$' |
 	sed 's/^ \[//; s/\]$//; s/^-Werror=//; s/^-W//' | sort -u >"$T/suite.checks"

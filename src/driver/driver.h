@@ -34,6 +34,7 @@ struct options {
 	bool check;                 /* fmt --check */
 	bool list;                  /* fmt -l */
 	bool diff;                  /* fmt -d */
+	bool list_checks;           /* --list-checks: print the registry and exit */
 	bool in_place;              /* fmt -i */
 	const char *output;         /* -o FILE */
 	const char *stdin_name;

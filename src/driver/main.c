@@ -9,6 +9,7 @@
  * (or warnings under -Werror); 2 a usage error or an I/O error.
  */
 #include <errno.h>
+#include <jansson.h>
 #include <getopt.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -240,7 +241,8 @@ static const struct option_spec option_specs[] = {
 	  "--diagnostics-output=FILE",
 	  "write the json or sarif document to FILE (atomically)" },
 	{ OPT_LIST_CHECKS, "list-checks", no_argument, OPTC_GENERAL, "--list-checks",
-	  "print every check (name, severity, description) and exit" },
+	  "print every check (name, severity, description) and exit;\n"
+	  "as one JSON document with --diagnostics-format=json" },
 	{ 'h', "help", no_argument, OPTC_GENERAL, "-h, --help", "print this help and exit" },
 	{ 'V', "version", no_argument, OPTC_GENERAL, "-V, --version", "print the version and exit" },
 };
@@ -409,14 +411,43 @@ static bool is_warning(int i)
 	return nvtxt_check_get((enum nvtxt_check_id)i)->severity == NVTXT_SEV_WARNING;
 }
 
-/* --list-checks: every check of the registry, one a line: name, severity, description. */
-static void list_checks(FILE *out)
+/*
+ * --list-checks: every check of the registry, one a line: name, severity,
+ * description; with --diagnostics-format=json, one JSON document
+ * {"version": 1, "checks": [{"name", "severity", "fixable", "section",
+ * "description"}, ...]} (nvtxtc(1), OPTIONS).  Returns 0, or -1 when the
+ * JSON document could not be made (out of memory).
+ */
+static int list_checks(FILE *out, enum diag_format format)
 {
+	json_t *doc, *checks;
+	int rc;
+
+	if (format != DIAG_JSON) {
+		for (int i = 0; i < NVTXT_CHECK_COUNT; i++) {
+			const struct nvtxt_check *c = nvtxt_check_get((enum nvtxt_check_id)i);
+			fprintf(out, "%-22s %-7s %s\n", c->name,
+				c->severity == NVTXT_SEV_ERROR ? "error" : "warning", c->description);
+		}
+		return 0;
+	}
+	checks = json_array();
+	doc = json_pack("{s:i, s:o}", "version", 1, "checks", checks);
+	if (!doc)
+		return -1;
 	for (int i = 0; i < NVTXT_CHECK_COUNT; i++) {
 		const struct nvtxt_check *c = nvtxt_check_get((enum nvtxt_check_id)i);
-		fprintf(out, "%-22s %-7s %s\n", c->name,
-			c->severity == NVTXT_SEV_ERROR ? "error" : "warning", c->description);
+		if (json_array_append_new(checks, json_pack("{s:s, s:s, s:b, s:s, s:s}", "name", c->name,
+							    "severity", c->severity == NVTXT_SEV_ERROR ? "error" : "warning",
+							    "fixable", c->fixable, "section", c->section,
+							    "description", c->description)) != 0) {
+			json_decref(doc);
+			return -1;
+		}
 	}
+	rc = json_dumpf(doc, out, JSON_INDENT(2)) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+	json_decref(doc);
+	return rc;
 }
 
 /*
@@ -553,8 +584,8 @@ static int parse_options(struct options *o, int argc, char **argv, const struct 
 		case OPT_STDIO:
 			break;
 		case OPT_LIST_CHECKS:
-			list_checks(stdout);
-			return finish_stdout(sink, 0);
+			o->list_checks = true;
+			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -652,6 +683,14 @@ static int parse_options(struct options *o, int argc, char **argv, const struct 
 				return usage_error(sink, "--color expects auto, always or never, found '%s'", optarg);
 			break;
 		}
+	}
+	if (o->list_checks) {
+		/* after every option, so that --diagnostics-format may come later */
+		if (list_checks(stdout, o->format) != 0) {
+			io_error(sink, NULL, "cannot write standard output: %s", strerror(ENOMEM));
+			return 2;
+		}
+		return finish_stdout(sink, 0);
 	}
 	return -1;
 }
