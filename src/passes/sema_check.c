@@ -166,9 +166,16 @@ static void report_color(struct call *c, enum conv r)
 		const struct nvtxt_loc *at = b ? (b->expanded ? NULL : &b->value.loc) : &v->loc;
 		size_t i = 2, n;
 		char col[64] = "";
+		struct buf shown = { 0 };
 		while (i < v->text.len && is_hex((unsigned char)v->text.ptr[i]))
 			i++;
-		n = i < v->text.len ? utf8_seq((const unsigned char *)v->text.ptr + i, v->text.len - i) : 0;
+		if (i >= v->text.len) {
+			/* not reached while conv_color agrees; never name a byte past the value */
+			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected,
+				  "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)", NULL);
+			return;
+		}
+		n = utf8_seq((const unsigned char *)v->text.ptr + i, v->text.len - i);
 		if (!n)
 			n = 1;
 		if (at == &v->loc)
@@ -176,9 +183,12 @@ static void report_color(struct call *c, enum conv r)
 		else if (at)
 			snprintf(col, sizeof(col), " at line %u, column %u", (unsigned)at->line,
 				 (unsigned)(at->col + (v->quote ? 1 : 0) + i));
+		buf_addc(&shown, '\'');
+		buf_add_shown(&shown, v->text.ptr + i, n, 8);
 		snprintf(hint, sizeof(hint),
-			 "'%.*s'%s is not a hexadecimal digit: a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)",
-			 (int)n, v->text.ptr + i, col);
+			 "%s'%s is not a hexadecimal digit: a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)",
+			 shown.ptr, col);
+		buf_free(&shown);
 		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, NULL);
 		return;
 	}
