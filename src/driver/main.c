@@ -416,12 +416,12 @@ static bool is_warning(int i)
  * description; with --diagnostics-format=json, one JSON document
  * {"version": 1, "checks": [{"name", "severity", "fixable", "section",
  * "description"}, ...]} (nvtxtc(1), OPTIONS).  Returns 0, or -1 when the
- * JSON document could not be made (out of memory).
+ * JSON document could not be made (out of memory); a failed write is left
+ * in the stream's error flag.
  */
 static int list_checks(FILE *out, enum diag_format format)
 {
 	json_t *doc, *checks;
-	int rc;
 
 	if (format != DIAG_JSON) {
 		for (int i = 0; i < NVTXT_CHECK_COUNT; i++) {
@@ -445,9 +445,11 @@ static int list_checks(FILE *out, enum diag_format format)
 			return -1;
 		}
 	}
-	rc = json_dumpf(doc, out, JSON_INDENT(2)) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+	/* a failed write shows in the stream's error flag, which the caller checks */
+	if (json_dumpf(doc, out, JSON_INDENT(2)) == 0)
+		fputc('\n', out);
 	json_decref(doc);
-	return rc;
+	return 0;
 }
 
 /*
@@ -687,7 +689,7 @@ static int parse_options(struct options *o, int argc, char **argv, const struct 
 	if (o->list_checks) {
 		/* after every option, so that --diagnostics-format may come later */
 		if (list_checks(stdout, o->format) != 0) {
-			io_error(sink, NULL, "cannot write standard output: %s", strerror(ENOMEM));
+			io_error(sink, NULL, "--list-checks: cannot build the JSON document of the checks: %s", strerror(ENOMEM));
 			return 2;
 		}
 		return finish_stdout(sink, 0);
