@@ -171,7 +171,7 @@ $(FAULTS): tests/inject/faults.c
 	$(CC) $(WARNINGS) $(CFLAGS) -fPIC -shared -o $@ tests/inject/faults.c -ldl
 
 check: $(BIN) $(LIBS) $(UNIT_TESTS) $(CHECK_DEPS) $(TEST_TOOLS) $(FAULTS)
-	@sh .ci/deps prove pkg-config
+	@sh .ci/deps prove pkg-config setfattr setfacl
 	NVTXTC=$(BIN) TOOLS=$(abspath $(B)/tests/tools) RECORDER=$(abspath $(RECORDER)) FAULTS=$(abspath $(FAULTS)) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t tests/payload-goldens/run.t
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.

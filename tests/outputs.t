@@ -181,6 +181,44 @@ is "$?" 2 "12: a hard-linked file past ulimit -f: exit 2"
 cmp -s biglink2.nvtxt biglink.orig
 ok $? "12: ... and it is left whole (the space is reserved before the first byte is written)"
 
+# extended attributes and ACLs go with the text; what cannot be reproduced is written through
+cp ugly.nvtxt xattr.nvtxt
+if setfattr -n user.origin -v tracer xattr.nvtxt 2>/dev/null; then
+	"$NVTXTC" fmt -i xattr.nvtxt >out 2>err
+	is "$?:$(getfattr --only-values -n user.origin xattr.nvtxt 2>&1):$(cat xattr.nvtxt)" "0:tracer:$formatted" \
+		"12: fmt -i keeps the file's extended attributes"
+else
+	skip "12: extended attributes: the file system of $T has none"
+fi
+cp ugly.nvtxt acl.nvtxt
+chmod 640 acl.nvtxt
+if setfacl -m u:1234:rw acl.nvtxt 2>/dev/null; then
+	"$NVTXTC" --emit=nvtxt -o acl.nvtxt good.nvtxt >out 2>err
+	is "$?:$(getfacl -c acl.nvtxt 2>/dev/null | grep '^user:1234'):$(stat -c %a acl.nvtxt):$(cat acl.nvtxt)" \
+		"0:user:1234:rw-:660:$good" "12: -o over a file with an ACL keeps the ACL and the mode"
+else
+	skip "12: ACLs: the file system of $T has none"
+fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	# another user's file, writable through its group: the owner cannot be given to the new
+	# file, so the file is written through (owner, group, mode and inode kept)
+	# (a directory of its own: $T is private to root)
+	shared=$(mktemp -d "${TMPDIR:-/tmp}/nvtxtc-shared.XXXXXX") && chmod 777 "$shared"
+	cp ugly.nvtxt "$shared/theirs.nvtxt"
+	chown 1234:2345 "$shared/theirs.nvtxt"
+	chmod 664 "$shared/theirs.nvtxt"
+	inode=$(stat -c %i "$shared/theirs.nvtxt")
+	(cd "$shared" && exec setpriv --reuid=4321 --regid=2345 --clear-groups "$NVTXTC" fmt -i theirs.nvtxt) >out 2>err
+	is "$?:$(stat -c '%u:%g %a %i' "$shared/theirs.nvtxt"):$(cat "$shared/theirs.nvtxt"):$(cat err)" \
+		"0:1234:2345 664 $inode:$formatted:" \
+		"12: fmt -i of another user's group-writable file keeps its owner: written through"
+	is "$(ls -A "$shared")" "theirs.nvtxt" "12: ... and leaves no temporary"
+	rm -rf "$shared"
+else
+	skip "12: another user's file: needs root to run as another user"
+	skip "12: another user's file: needs root to run as another user"
+fi
+
 # --- 13. the commit is durable: fsync the file, rename, fsync the directory
 if [ "$have_faults" = 1 ]; then
 	with_faults "" "$NVTXTC" --emit=nvtxt -o durable.out good.nvtxt >out 2>err

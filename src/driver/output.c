@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "output.h"
@@ -113,14 +114,53 @@ static void remove_stale(int dirfd, const char *base)
 	buf_free(&prefix);
 }
 
-/* Keeps the owner and group of `st` when the process may set them, then the mode. */
-static int keep_attributes(int fd, const struct stat *st, mode_t mode)
+/*
+ * Copies the extended attributes of the file at `path` (POSIX ACLs are
+ * among them: system.posix_acl_access) to `fd`.  Returns true when every
+ * one was copied (or there is none, or the file system has none).
+ */
+static bool keep_xattrs(const char *path, int fd)
 {
-	if (st) {
-		if (fchown(fd, st->st_uid, st->st_gid) != 0)
-			(void)!fchown(fd, (uid_t)-1, st->st_gid); /* at least the group, when a member */
+	struct buf names = { 0 }, value = { 0 };
+	ssize_t n;
+	bool kept = true;
+
+	n = listxattr(path, NULL, 0);
+	if (n <= 0)
+		return n == 0 || errno == ENOTSUP;
+	buf_reserve(&names, (size_t)n);
+	n = listxattr(path, names.ptr, (size_t)n);
+	for (ssize_t at = 0; kept && n > 0 && at < n; at += (ssize_t)strlen(names.ptr + at) + 1) {
+		const char *name = names.ptr + at;
+		ssize_t len = getxattr(path, name, NULL, 0);
+		if (len >= 0) {
+			buf_reserve(&value, (size_t)len + 1);
+			len = getxattr(path, name, value.ptr, (size_t)len);
+		}
+		kept = len >= 0 && fsetxattr(fd, name, value.ptr, (size_t)len, 0) == 0;
 	}
-	return fchmod(fd, mode);
+	if (n < 0)
+		kept = false; /* the list grew between the two calls */
+	buf_free(&names);
+	buf_free(&value);
+	return kept;
+}
+
+/*
+ * Gives the new file `fd` the previous file's owner, group, mode and
+ * extended attributes (`st` and `path`; NULL for a new file: only `mode`).
+ * Returns 0; 1 when something of the previous file cannot be reproduced
+ * (another user's file, an attribute this process may not set), and the
+ * caller writes through instead; -1 with errno when fchmod fails.
+ */
+static int keep_attributes(int fd, const char *path, const struct stat *st, mode_t mode)
+{
+	if (st && (st->st_uid != geteuid() || st->st_gid != getegid()) &&
+	    fchown(fd, st->st_uid, st->st_gid) != 0)
+		return 1;
+	if (fchmod(fd, mode) != 0)
+		return -1;
+	return st && !keep_xattrs(path, fd) ? 1 : 0;
 }
 
 int output_open(struct nvtxt_output *o, const char *path)
@@ -177,19 +217,8 @@ int output_open(struct nvtxt_output *o, const char *path)
 	if (o->dirfd < 0)
 		goto fail;
 
-	if (exists && st.st_nlink > 1) {
-		/* written through at commit: the text waits in an unnamed temporary */
-		o->target_fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (o->target_fd < 0)
-			goto fail;
-		o->file = tmpfile();
-		if (!o->file)
-			goto fail;
-		o->kind = OUTPUT_THROUGH;
-		o->path = target ? target : xstrndup(path, strlen(path));
-		buf_free(&dir);
-		return 0;
-	}
+	if (exists && st.st_nlink > 1)
+		goto through;
 
 	remove_stale(o->dirfd, base);
 #ifdef O_TMPFILE
@@ -208,9 +237,38 @@ int output_open(struct nvtxt_output *o, const char *path)
 		buf_free(&tmp);
 		watch(o->tmp);
 	}
-	if (keep_attributes(fd, exists ? &st : NULL, mode) != 0 || !(o->file = fdopen(fd, "w")))
+	switch (keep_attributes(fd, path, exists ? &st : NULL, mode)) {
+	case 0:
+		break;
+	case 1:
+		/* what the new file would lose, the previous one keeps: written through */
+		close(fd);
+		fd = -1;
+		if (o->tmp) {
+			unlink(o->tmp);
+			pending_tmp = NULL;
+			free(o->tmp);
+			o->tmp = NULL;
+		}
+		goto through;
+	default:
+		goto fail;
+	}
+	if (!(o->file = fdopen(fd, "w")))
 		goto fail;
 	o->kind = OUTPUT_REPLACE;
+	o->path = target ? target : xstrndup(path, strlen(path));
+	buf_free(&dir);
+	return 0;
+through:
+	/* written through at commit: the text waits in an unnamed temporary */
+	o->target_fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (o->target_fd < 0)
+		goto fail;
+	o->file = tmpfile();
+	if (!o->file)
+		goto fail;
+	o->kind = OUTPUT_THROUGH;
 	o->path = target ? target : xstrndup(path, strlen(path));
 	buf_free(&dir);
 	return 0;

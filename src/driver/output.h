@@ -6,13 +6,15 @@
  * .NAME.nvtxtc-HOST-PID.XXXXXX.  At commit the temporary is flushed and
  * fsync'ed, renamed over the target, and the directory is fsync'ed; an
  * error or an interruption before that leaves the previous file untouched.
- * The new file keeps the previous one's mode, and its owner and group when
- * the process may set them.  A named temporary left by a process that no
+ * The new file keeps the previous one's mode, owner, group and extended
+ * attributes (POSIX ACLs among them; those the process can list).  A named temporary left by a process that no
  * longer runs (SIGKILL, a crash) is removed by the next output to the same
  * target.
  *
  * A file with several hard links is written through instead (its inode
- * kept, so every name sees the new text): the text is first written to an
+ * kept, so every name sees the new text), and so is a file whose owner,
+ * group or an extended attribute the process cannot give to a new file
+ * (another user's file, writable through its group): the text is first written to an
  * unnamed temporary; at commit the space is reserved (posix_fallocate), so
  * that a full disk or a file-size limit leaves the file untouched, then it
  * is overwritten and truncated with SIGINT, SIGTERM and SIGHUP held.
