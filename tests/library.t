@@ -48,27 +48,33 @@ for f in lib/libnvtxt.so.0 lib/libnvtxt.so lib/libnvtxt.a lib/pkgconfig/nvtxt.pc
 	ok $? "installed $f"
 done
 
-# the example of libnvtxt(3) and the output the page shows
-sed -n '/^\.\\" test: libnvtxt-example$/,/^\.EE/p' man/libnvtxt.3 | sed '1,2d;$d' >"$T/ex.roff"
-sed -n '/^\.\\" test: libnvtxt-example-output$/,/^\.EE/p' man/libnvtxt.3 | sed '1,2d;$d' >"$T/want.roff"
+# the examples of libnvtxt(3) and the output the page shows for each
 unroff() { sed -e 's/\\-/-/g' -e "s/\\\\(aq/'/g" -e 's/\\(dq/"/g' -e 's/\\e/\\/g' "$1"; }
-unroff "$T/ex.roff" >"$T/example.c"
-unroff "$T/want.roff" >"$T/want"
-[ -s "$T/example.c" ] && [ -s "$T/want" ]
-ok $? "the manual page has its example and its output"
+extract() { # extract NAME FILE: the .EX block after the page's '.\" test: NAME' line
+	sed -n "/^\.\\\\\" test: $1\$/,/^\.EE/p" man/libnvtxt.3 | sed '1,2d;$d' >"$T/$1.roff"
+	unroff "$T/$1.roff" >"$2"
+}
+for ex in example outline; do
+	extract "libnvtxt-$ex" "$T/$ex.c"
+	extract "libnvtxt-$ex-output" "$T/$ex.want"
+	[ -s "$T/$ex.c" ] && [ -s "$T/$ex.want" ]
+	ok $? "the manual page has its $ex program and its output"
+done
 
 PKG_CONFIG_PATH=$dest/opt/nvtxt/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
 export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 flags=$(pkg-config --cflags --libs nvtxt)
 ok $? "pkg-config --cflags --libs nvtxt: $flags"
-# no -I of the source tree: only what pkg-config gives
-${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$T/example" "$T/example.c" $flags >"$T/cc.log" 2>&1
-st=$?
-ok $st "the example compiles against the installed library"
-[ $st -ne 0 ] && sed 's/^/# /' "$T/cc.log" | head -n 20
-LD_LIBRARY_PATH=$dest/opt/nvtxt/lib "$T/example" >"$T/got" 2>&1
-is $? 0 "the example runs (shared library)"
-same_file "$T/got" "$T/want" "the example prints what libnvtxt(3) shows"
+for ex in example outline; do
+	# no -I of the source tree: only what pkg-config gives
+	${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$T/$ex" "$T/$ex.c" $flags >"$T/cc.log" 2>&1
+	st=$?
+	ok $st "the $ex program compiles against the installed library"
+	[ $st -ne 0 ] && sed 's/^/# /' "$T/cc.log" | head -n 20
+	LD_LIBRARY_PATH=$dest/opt/nvtxt/lib "$T/$ex" >"$T/got" 2>&1
+	is $? 0 "the $ex program runs (shared library)"
+	same_file "$T/got" "$T/$ex.want" "the $ex program prints what libnvtxt(3) shows"
+done
 ldd "$T/example" 2>/dev/null | grep -q "$dest/opt/nvtxt/lib/libnvtxt.so.0" 2>/dev/null ||
 	LD_LIBRARY_PATH=$dest/opt/nvtxt/lib ldd "$T/example" | grep -q 'libnvtxt.so.0 =>'
 ok $? "the example is linked with libnvtxt.so.0"
@@ -86,7 +92,7 @@ st=$?
 ok $st "a program defining xmalloc and buf_add links with libnvtxt.a"
 [ $st -ne 0 ] && sed 's/^/# /' "$T/cc.log" | head -n 20
 "$T/example-static" >"$T/got" 2>&1
-same_file "$T/got" "$T/want" "the static example prints the same"
+same_file "$T/got" "$T/example.want" "the static example prints the same"
 
 make -s uninstall DESTDIR="$dest" PREFIX=/opt/nvtxt >"$T/log" 2>&1
 left=$(find "$dest" -type f | grep -c -e /lib/ -e /include/ -e man3)

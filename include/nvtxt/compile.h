@@ -12,15 +12,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ast.h"
 #include "backend.h"
 #include "diag.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* A line's syntax tree (syntax mode); its layout is private to the library (src/frontend/ast.h). */
-struct nvtxt_instr;
 
 struct nvtxt_compile_options {
 	const char *display_name;                 /* the name diagnostics show (nvtxt_diag.file) */
@@ -41,7 +39,9 @@ struct nvtxt_compile_options {
 	 * Check mode (instruction == NULL): every pass runs and `backend`
 	 * (NULL for lint) receives the checked events.  Syntax mode
 	 * (instruction != NULL): only the scanner and parser run, and every
-	 * line's AST node is handed to `instruction` (the layout formatter).
+	 * line's AST node (ast.h), blank lines and comments included, is handed
+	 * to `instruction` in file order (the layout formatter, an outline);
+	 * a line with a syntax error gets its diagnostic instead.
 	 */
 	const struct nvtxt_backend *backend;
 	void (*instruction)(void *user, const struct nvtxt_instr *in);

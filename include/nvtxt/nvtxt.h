@@ -5,6 +5,7 @@
  *                 bases, the checked event
  *   checks.h      the check registry: every diagnostic's stable name
  *   diag.h        diagnostic records, their settings, sink and text printer
+ *   ast.h         the AST: one node per line, as syntax mode hands it on
  *   backend.h     what a back end receives
  *   compile.h     nvtxt_compile: a buffer or a file descriptor in, checked
  *                 events and diagnostics out
@@ -33,6 +34,7 @@
 #include "language.h"
 #include "checks.h"
 #include "diag.h"
+#include "ast.h"
 #include "backend.h"
 #include "compile.h"
 #include "emit_nvtxt.h"

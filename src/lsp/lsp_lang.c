@@ -2,7 +2,7 @@
  * lsp_lang.c - hover, completion, definition and document symbols.
  *
  * Each request walks the document with nvtxt_compile's syntax mode (every
- * line's AST node, src/frontend/ast.h) and keeps what nvtxt(5) says is in
+ * line's AST node, include/nvtxt/ast.h) and keeps what nvtxt(5) says is in
  * force at the line asked about: the variables assigned before it
  * (ASSIGNMENTS AND EXPANSION) and each command's current definition
  * (DEFINITIONS AND STATIC ARGUMENTS).  Memory is bounded by the document:
