@@ -123,7 +123,12 @@ struct nvtxt_event {
 	struct nvtxt_loc loc;        /* the command name of the call */
 };
 
-/* Names as spelt in NVTXT, or NULL when out of range. */
+/*
+ * Names as spelt in NVTXT (the reference's "Supported Commands",
+ * "Command Arguments" and "TimeBase" tables; nvtxt(5), COMMANDS,
+ * ARGUMENTS, TIME BASES), or NULL when out of range.  Static storage;
+ * thread-safe.
+ */
 const char *nvtxt_command_name(enum nvtxt_command cmd);
 const char *nvtxt_arg_name(enum nvtxt_arg arg);
 const char *nvtxt_timebase_name(enum nvtxt_timebase tb);
@@ -144,18 +149,24 @@ size_t nvtxt_command_default_args(enum nvtxt_command cmd, enum nvtxt_arg *args);
 bool nvtxt_command_has_arg(enum nvtxt_command cmd, enum nvtxt_arg arg);
 bool nvtxt_command_arg_optional(enum nvtxt_command cmd, enum nvtxt_arg arg);
 
-/* Exact, case-sensitive lookups; return -1 when the name is unknown. */
+/*
+ * Exact, case-sensitive lookups of `len` bytes of `name` (not
+ * NUL-terminated) among the names above: the enum value, or -1 when the
+ * name is unknown.  Thread-safe.
+ */
 int nvtxt_command_lookup(const char *name, size_t len);
 int nvtxt_arg_lookup(const char *name, size_t len);
 int nvtxt_timebase_lookup(const char *name, size_t len);
 
 /*
  * Color names: the named colors of .NET's System.Drawing.Color, matched
- * without regard to case.  Returns true and stores the ARGB value when
- * `name` is one of them.
+ * without regard to case (nvtxt(5), COLORS: the reference's "Color"
+ * argument).  Returns true and stores the ARGB value (0xAARRGGBB: alpha
+ * 0xFF, except Transparent, 0x00FFFFFF) in *argb when the `len` bytes of
+ * `name` are one of them; false, *argb untouched, otherwise.  Thread-safe.
  */
 bool nvtxt_color_lookup(const char *name, size_t len, uint32_t *argb);
-/* The i-th color name in its .NET spelling, or NULL past the end. */
+/* The i-th color name in its .NET spelling (static storage), or NULL past the end. */
 const char *nvtxt_color_name(size_t i);
 
 #ifdef __cplusplus
