@@ -466,12 +466,13 @@ static json_t *initialize(struct lsp_server *s, json_t *params, struct lsp_error
 	apply_settings(s, json_object_get(params, "initializationOptions"));
 	s->initialized = true;
 	result = json_pack(
-		"{s:{s:s,s:{s:b,s:i,s:{s:b}},s:{s:[s,s]},s:b,s:b,s:{s:[s,s,s]},s:b,s:b},s:{s:s,s:s}}",
+		"{s:{s:s,s:{s:b,s:i,s:{s:b}},s:{s:[s,s]},s:b,s:b,s:b,s:{s:[s,s,s]},s:b,s:b},s:{s:s,s:s}}",
 		"capabilities",
 		"positionEncoding", s->enc == LSP_ENC_UTF8 ? "utf-8" : "utf-16",
 		"textDocumentSync", "openClose", 1, "change", 2, "save", "includeText", 0,
 		"codeActionProvider", "codeActionKinds", "quickfix", "source.fixAll",
 		"documentFormattingProvider", 1,
+		"documentRangeFormattingProvider", 1,
 		"hoverProvider", 1,
 		"completionProvider", "triggerCharacters", "$", ",", "@",
 		"definitionProvider", 1,
@@ -694,25 +695,28 @@ static json_t *code_action(struct lsp_server *s, json_t *params, struct lsp_erro
 
 /* --- formatting ---------------------------------------------------------- */
 
-static json_t *formatting(struct lsp_server *s, json_t *params, struct lsp_error *e)
+/*
+ * The document as nvtxtc fmt lays it out, in *out (*outlen bytes; the
+ * caller frees it).  Returns false, with *out NULL, when the document has
+ * syntax errors (its layout is kept, as nvtxtc fmt does) or e is set.
+ */
+static bool format_doc(struct lsp_server *s, struct lsp_doc *d, char **out, size_t *outlen,
+		       struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
 	struct nvtxt_fmt *fmt;
 	struct nvtxt_compile_options co = { 0 };
 	struct nvtxt_compile_result res;
 	struct nvtxt_diag_config quiet;
-	char *out = NULL;
-	size_t outlen = 0, pre = 0, suf = 0;
-	json_t *edits;
 	int status;
 
-	if (!d)
-		return NULL;
+	*out = NULL;
+	*outlen = 0;
 	fmt = xcalloc(1, sizeof(*fmt));
-	fmt->out = open_memstream(&out, &outlen);
+	fmt->out = open_memstream(out, outlen);
 	if (!fmt->out) {
 		free(fmt);
-		return lsp_fail(e, LSP_INTERNAL_ERROR, "cannot create a memory stream: %s", strerror(errno));
+		lsp_fail(e, LSP_INTERNAL_ERROR, "cannot create a memory stream: %s", strerror(errno));
+		return false;
 	}
 	nvtxt_diag_config_init(&quiet);
 	co.display_name = d->uri;
@@ -725,11 +729,25 @@ static json_t *formatting(struct lsp_server *s, json_t *params, struct lsp_error
 	fclose(fmt->out);
 	free(fmt);
 	if (status != 0) {
-		free(out);
-		/* the layout is kept when the file does not parse (as nvtxtc fmt does) */
+		free(*out);
+		*out = NULL;
 		log_message(s, 2, "nvtxtc: %s is not formatted: it has syntax errors", d->uri);
-		return json_array();
+		return false;
 	}
+	return true;
+}
+
+static json_t *formatting(struct lsp_server *s, json_t *params, struct lsp_error *e)
+{
+	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	char *out;
+	size_t outlen, pre = 0, suf = 0;
+	json_t *edits;
+
+	if (!d)
+		return NULL;
+	if (!format_doc(s, d, &out, &outlen, e))
+		return e->code ? NULL : json_array();
 	/* one edit: the lines between the unchanged first and last lines */
 	while (pre < d->len && pre < outlen && d->text[pre] == out[pre])
 		pre++;
@@ -749,6 +767,82 @@ static json_t *formatting(struct lsp_server *s, json_t *params, struct lsp_error
 	return edits;
 }
 
+/* A line that fmt turns into an empty line or drops: blanks, a CR, a byte order mark. */
+static bool blank_line(const char *p, size_t n)
+{
+	if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
+		p += 3;
+		n -= 3;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n')
+			return false;
+	return true;
+}
+
+/* The offset just past the line break of the `k`-th (0-based) non-empty line of out, or its start. */
+static size_t nonempty_line(const char *out, size_t outlen, size_t k, bool end)
+{
+	size_t at = 0;
+
+	while (at < outlen) {
+		const char *nl = memchr(out + at, '\n', outlen - at);
+		size_t next = nl ? (size_t)(nl - out) + 1 : outlen;
+		if (next - at > 1 && k-- == 0)
+			return end ? next : at;
+		at = next;
+	}
+	return outlen;
+}
+
+/*
+ * textDocument/rangeFormatting (LSP 3.17): the lines from the first to the
+ * last non-blank line that the range touches get nvtxtc fmt's layout; the
+ * blank lines between them are collapsed as fmt does, the rest of the
+ * document is left alone.  fmt keeps every non-blank line as one line, in
+ * order, so the k-th non-blank line of the document is the k-th non-empty
+ * line of fmt's output.
+ */
+static json_t *range_formatting(struct lsp_server *s, json_t *params, struct lsp_error *e)
+{
+	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	size_t a, b, first, last, line, before = 0, inside = 0, from = 0, to = 0, out_from, out_to;
+	bool seen = false;
+	char *out;
+	size_t outlen;
+	json_t *edits;
+
+	if (!d || !range_offsets(s, d, json_object_get(params, "range"), &a, &b, e))
+		return NULL;
+	first = lsp_doc_line_of(d, a);
+	last = lsp_doc_line_of(d, b);
+	if (last > first && d->lines[last] == b)
+		last--; /* a range that ends at a line's start does not touch that line */
+	for (line = 0; line < d->nlines && line <= last; line++) {
+		size_t start = d->lines[line], end = line + 1 < d->nlines ? d->lines[line + 1] : d->len;
+		if (blank_line(d->text + start, end - start))
+			continue;
+		if (line < first) {
+			before++;
+		} else {
+			if (!seen)
+				from = start;
+			seen = true;
+			to = end;
+			inside++;
+		}
+	}
+	edits = json_array();
+	if (!seen || !format_doc(s, d, &out, &outlen, e))
+		return e->code ? (json_decref(edits), NULL) : edits;
+	out_from = nonempty_line(out, outlen, before, false);
+	out_to = nonempty_line(out, outlen, before + inside - 1, true);
+	if (out_to - out_from != to - from || memcmp(out + out_from, d->text + from, to - from) != 0)
+		json_array_append_new(edits, text_edit(s, d, from, to, out + out_from, out_to - out_from));
+	free(out);
+	return edits;
+}
+
 /* --- dispatch ------------------------------------------------------------ */
 
 typedef json_t *request_fn(struct lsp_server *s, json_t *params, struct lsp_error *e);
@@ -762,6 +856,7 @@ static const struct {
 	{ "shutdown", shutdown_request },
 	{ "textDocument/codeAction", code_action },
 	{ "textDocument/formatting", formatting },
+	{ "textDocument/rangeFormatting", range_formatting },
 	{ "textDocument/hover", lsp_hover },
 	{ "textDocument/completion", lsp_completion },
 	{ "textDocument/definition", lsp_definition },

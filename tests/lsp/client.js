@@ -128,6 +128,7 @@ async function main() {
     textDocumentSync: { openClose: true, change: 2, save: { includeText: false } },
     codeActionProvider: { codeActionKinds: ['quickfix', 'source.fixAll'] },
     documentFormattingProvider: true,
+    documentRangeFormattingProvider: true,
     hoverProvider: true,
     completionProvider: { triggerCharacters: ['$', ',', '@'] },
     definitionProvider: true,
@@ -266,6 +267,32 @@ async function main() {
   fs.writeFileSync(path.join(tmp, 'f.nvtxt'), text);
   const want = cp.spawnSync(nvtxtc, ['fmt', path.join(tmp, 'f.nvtxt')], { encoding: 'utf8' }).stdout;
   same(applyEdits(text, fedits, 'utf-16'), want, 'formatting: the edits give the text of nvtxtc fmt');
+
+  // range formatting: only the lines the range touches get fmt's layout
+  text = 'TimeBase=Manual\n\n\n\nMarker ,1,Qpc,1,2 ,,,"x",\n  ProcessId=3  \r\nThreadId=4\n';
+  p = s.diagnostics(uri, ++version);
+  s.conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+  await p;
+  const rangeFmt = (start, end) => s.conn.sendRequest(rpc.DocumentRangeFormattingRequest.type,
+    { textDocument: { uri }, range: { start, end }, options: { tabSize: 8, insertSpaces: false } });
+  let redits = await rangeFmt({ line: 0, character: 0 }, { line: 4, character: 3 });
+  same(applyEdits(text, redits, 'utf-16'), 'TimeBase = Manual\n\nMarker, 1, Qpc, 1, 2,,, "x",\n  ProcessId=3  \r\nThreadId=4\n',
+    'rangeFormatting of lines 1-5: those lines laid out as fmt does, blank lines collapsed, the rest untouched');
+  redits = await rangeFmt({ line: 5, character: 4 }, { line: 6, character: 0 });
+  same(applyEdits(text, redits, 'utf-16'), 'TimeBase=Manual\n\n\n\nMarker ,1,Qpc,1,2 ,,,"x",\nProcessId = 3\nThreadId=4\n',
+    'rangeFormatting of a range ending at the start of a line: only the line it covers');
+  redits = await rangeFmt({ line: 1, character: 0 }, { line: 2, character: 0 });
+  same(redits, [], 'rangeFormatting of blank lines only: no edit');
+  text = 'Marker ,1\nMarker, "open\n';
+  p = s.diagnostics(uri, ++version);
+  s.conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+  await p;
+  redits = await rangeFmt({ line: 0, character: 0 }, { line: 0, character: 1 });
+  same(redits, [], 'rangeFormatting of a document with syntax errors: no edit (as fmt)');
+  text = sample.replace('marker', 'Marker');
+  p = s.diagnostics(uri, ++version);
+  s.conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+  await p;
 
   // configuration: -W settings and maxErrors
   p = s.diagnostics(uri);
