@@ -113,8 +113,120 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
 	}
 }
 
-SCAN_FN char *SCAN(fast_line_parse)(char *line_start, const char *end_of_data, struct line_rec *rec,
-				    struct fast_value *values)
+/*
+ * The values of a call line from a line window (fast_line.c) that starts
+ * at the ',' after the name (`comma`, at column `col0` of the line), when
+ * the line breaks with '\n' within the window and each value is an
+ * integer of at most 18 digits without a sign, or a "..." string of bytes
+ * 0x20..0x7F and tabs: most lines of a trace.  Instead of a step per
+ * byte or token it works on the window's bit masks (bit i: comma[i]):
+ *
+ *   - the quotes pair up in order, the first of each pair opening a
+ *     string: `inside` marks each string from its opening quote up to
+ *     before its closing one;
+ *   - the commas outside strings separate the values (`seps`), the line
+ *     break ends the last one;
+ *   - the tokens are the runs of bytes that are neither blanks outside
+ *     strings nor separators (`token`); `starts` and `ends` mark the
+ *     first and the last byte of each run.
+ *
+ * The line is taken when every quote starts or ends a run (so each string
+ * is a run of its own, from its opening to its closing quote), every
+ * byte of a run outside the strings is a digit, and each value has
+ * exactly one run: then the runs are the scanner's tokens, \"{DQC}*\" or
+ * an integer (the integer rule wins the tie with the bare word), and the
+ * blanks around them are {BLANK}.  Fills what fast_line_parse fills but
+ * name_col and name_len, and returns the byte after the line break.
+ * Returns NULL for any other line (an empty value, a bare word, a sign, a
+ * '\r', UTF-8, ...), which the caller then scans token by token: that
+ * way decides.
+ */
+SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned col0,
+						  const unsigned char *end, struct line_rec *rec,
+						  struct fast_value *values)
+{
+	struct line_window w;
+	uint64_t below_eol, quotes, inside = 0, seps, token, starts, ends;
+	unsigned eol, a = 0, n = 0;
+
+	SCAN(window)(comma, &w);
+	if (!w.stop)
+		return NULL; /* no line break in the window */
+	eol = (unsigned)__builtin_ctzll(w.stop);
+	if (comma[eol] != '\n' || comma + eol == end)
+		return NULL; /* another stop byte, or the chunk's sentinel: the line goes on past the data */
+	below_eol = (1ULL << eol) - 1;
+
+	/* the strings: close - open sets the bits from open up to before close */
+	quotes = w.quote & below_eol;
+	for (uint64_t q = quotes; q;) {
+		uint64_t open = q & -q, close;
+		q &= q - 1;
+		if (!q)
+			return NULL; /* unterminated: the scanner reports it */
+		close = q & -q;
+		q &= q - 1;
+		inside |= close - open;
+	}
+
+	/* the separators: the name's ',' (bit 0) and the commas outside strings */
+	seps = w.comma & below_eol & ~inside;
+	token = (~w.blank | inside) & below_eol & ~seps;
+	starts = token & ~(token << 1);
+	ends = token & ~(token >> 1);
+	if ((quotes & ~(starts | ends)) || (token & ~inside & ~quotes & ~w.digit))
+		return NULL;
+
+	/* one run per value; the line break ends the last value */
+	seps = (seps & ~1ULL) | (1ULL << eol);
+	for (;;) {
+		unsigned b = (unsigned)__builtin_ctzll(seps);
+		/* bit 63 is never a token (eol <= 63): no run left reads as "after b" */
+		unsigned first = (unsigned)__builtin_ctzll(starts | 1ULL << 63);
+		unsigned last = (unsigned)__builtin_ctzll(ends | 1ULL << 63);
+		struct fast_value *v = &values[n++];
+
+		if (first <= a || first >= b)
+			return NULL; /* an empty value, or a second run in the last one */
+		v->col = (uint16_t)(col0 + first);
+		v->len = (uint16_t)(last - first + 1);
+		if (comma[first] == '"') {
+			v->integer = 0;
+			v->kind = NVTXT_V_STRING;
+			v->quote = '"';
+		} else {
+			if (last - first >= 18)
+				return NULL;
+			v->integer = (int64_t)digits_value(comma + first, last - first + 1);
+			v->kind = NVTXT_V_INTEGER;
+			v->quote = 0;
+		}
+		starts &= starts - 1;
+		ends &= ends - 1;
+		if (b == eol)
+			break;
+		seps &= seps - 1;
+		a = b;
+	}
+	if (starts)
+		return NULL; /* a second run in the last value */
+
+	rec->kind = LINE_CALL;
+	rec->continues = false;
+	rec->text_len = (uint16_t)(col0 + eol);
+	rec->nvalues = (uint16_t)n;
+	rec->end_col = (uint16_t)(values[n - 1].col + values[n - 1].len);
+	return comma + eol + 1;
+}
+
+/*
+ * One line at line_start (see fast_lines_fn in reader.h for the rest): fills
+ * rec's fields but start, len and first_value, stores the values in
+ * values[] (room for FRONTEND_MAX_VALUES) and returns the first byte after
+ * the line break, or NULL for a line it does not take.
+ */
+SCAN_FN ALWAYS_INLINE char *SCAN(fast_line_parse)(char *line_start, const char *end_of_data,
+						  struct line_rec *rec, struct fast_value *values)
 {
 	unsigned char *const line = (unsigned char *)line_start;
 	const unsigned char *const end = (const unsigned char *)end_of_data;
@@ -135,6 +247,13 @@ SCAN_FN char *SCAN(fast_line_parse)(char *line_start, const char *end_of_data, s
 	if (*p != ',' && *p != '=')
 		return NULL;
 	assignment = *p == '=';
+	rec->name_col = (uint16_t)(name - line);
+	if (!assignment) {
+		/* the common call lines, from the line window; any other line goes on below */
+		unsigned char *next = SCAN(window_values)(p, (unsigned)(p - line), end, rec, values);
+		if (next)
+			return (char *)next;
+	}
 
 	/* <VAL>: values separated by ',' up to {EOL} */
 	for (;;) {
@@ -174,8 +293,37 @@ SCAN_FN char *SCAN(fast_line_parse)(char *line_start, const char *end_of_data, s
 	rec->continues = false;
 	rec->text_len = (uint16_t)(p - line);
 	rec->nvalues = (uint16_t)n;
-	rec->name_col = (uint16_t)(name - line);
 	/* the end of the last token (an absent value's length is 0) */
 	rec->end_col = (uint16_t)(values[n - 1].col + values[n - 1].len);
 	return (char *)nl + 1;
+}
+
+/*
+ * The lines of chunk c from p on, while the fast path takes them and
+ * there is room (reader.h, fast_lines_fn).  One loop over the lines, so
+ * that the steps' constants stay in registers from one line to the next.
+ */
+SCAN_FN char *SCAN(fast_lines)(char *p, struct chunk *c)
+{
+	const char *const end = c->bytes + c->len;
+	struct line_rec *rec = c->lines + c->nlines;
+	struct line_rec *const rec_end = c->lines + c->lines_cap;
+	struct fast_value *values = c->values + c->nvalues;
+	/* the room for one more line's values, FRONTEND_MAX_VALUES */
+	struct fast_value *const values_last = c->values + (c->values_cap - FRONTEND_MAX_VALUES);
+
+	while (p < end && rec < rec_end && values <= values_last) {
+		char *next = SCAN(fast_line_parse)(p, end, rec, values);
+		if (!next)
+			break;
+		rec->start = (uint32_t)(p - c->bytes);
+		rec->len = (uint32_t)(next - p);
+		rec->first_value = (uint32_t)(values - c->values);
+		values += rec->nvalues;
+		rec++;
+		p = next;
+	}
+	c->nlines = (size_t)(rec - c->lines);
+	c->nvalues = (size_t)(values - c->values);
+	return p;
 }

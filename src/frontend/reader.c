@@ -34,7 +34,7 @@ struct reader {
 	int fd;
 	const char *text;         /* the input in memory, or NULL (then fd) */
 	size_t text_len, text_pos;
-	fast_line_fn *fast_line;  /* the fast path, or NULL: every line is slow */
+	fast_lines_fn *fast_lines; /* the fast path, or NULL: every line is slow */
 	bool want_thread;
 
 	/* the input: only the producer holding `filling` touches it */
@@ -92,7 +92,7 @@ struct reader *reader_new(int fd, bool fast_path, bool thread)
 	if (!r)
 		return NULL;
 	r->fd = fd;
-	r->fast_line = fast_path ? fast_line_parser() : NULL;
+	r->fast_lines = fast_path ? fast_lines_parser() : NULL;
 	r->want_thread = thread;
 	r->carry = try_malloc(READER_CHUNK);
 	r->all[0] = chunk_new();
@@ -214,7 +214,7 @@ static void add_slow(struct chunk *c, const char *p, size_t len, bool continues)
  * Makes c's line records, the fast path parsing each line it can.
  * Returns false when out of memory.
  */
-static bool parse(fast_line_fn *fast_line, struct chunk *c)
+static bool parse(fast_lines_fn *fast_lines, struct chunk *c)
 {
 	char *p = c->bytes + c->skip, *end = c->bytes + c->len;
 
@@ -234,24 +234,18 @@ static bool parse(fast_line_fn *fast_line, struct chunk *c)
 		if (c->nlines == c->lines_cap &&
 		    !reserve((void **)&c->lines, &c->lines_cap, c->nlines + 1, sizeof(*c->lines)))
 			return false;
-		if (fast_line) {
-			struct line_rec *rec = &c->lines[c->nlines];
-			char *next;
+		if (fast_lines) {
 			if (c->values_cap - c->nvalues < FRONTEND_MAX_VALUES &&
 			    !reserve((void **)&c->values, &c->values_cap, c->nvalues + FRONTEND_MAX_VALUES,
 				     sizeof(*c->values)))
 				return false;
-			next = fast_line(p, end, rec, c->values + c->nvalues);
-			if (next) {
-				rec->start = (uint32_t)(p - c->bytes);
-				rec->len = (uint32_t)(next - p);
-				rec->first_value = (uint32_t)c->nvalues;
-				c->nvalues += rec->nvalues;
-				c->nlines++;
-				p = next;
-				continue;
-			}
+			p = fast_lines(p, c);
+			if (p == end)
+				break;
+			if (c->nlines == c->lines_cap || c->values_cap - c->nvalues < FRONTEND_MAX_VALUES)
+				continue; /* out of room: make more, and go on */
 		}
+		/* a line the fast path does not take */
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl) {
 			add_slow(c, p, (size_t)(nl + 1 - p), false);
@@ -304,7 +298,7 @@ static void produce(struct reader *r)
 	pthread_cond_broadcast(&r->changed);
 	pthread_mutex_unlock(&r->lock);
 
-	if (!parse(r->fast_line, c)) {
+	if (!parse(r->fast_lines, c)) {
 		/* out of memory: the input ends here, as after a read error */
 		c->last = true;
 		c->io_errno = ENOMEM;

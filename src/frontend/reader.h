@@ -123,19 +123,20 @@ void reader_release(struct reader *r, struct chunk *c);
 void reader_free(struct reader *r);
 
 /*
- * The fast path (fast_line.c): scans and parses the line at `line` of a
- * chunk (`end` is the end of the chunk's data, where the sentinel '\n'
- * is, followed by READER_PAD readable bytes).  On success fills rec's
- * fields but start, len and first_value (kind, text_len, nvalues,
- * name_col, name_len, end_col; continues false), stores the values in
- * values[] (which must have room for FRONTEND_MAX_VALUES) and returns the
- * first byte after the line break; it never writes the line.  Returns
- * NULL for a line it does not take: any other shape, anything the scanner
- * or the parser would report, a line longer than FRONTEND_LINE_KEEP, or a
- * line not complete before end.
+ * The fast path (fast_line.c): scans and parses the lines of chunk c from
+ * p on (c->bytes + c->len is the end of its data, where the sentinel
+ * '\n' is, followed by READER_PAD readable bytes) and appends a record
+ * per line to c->lines and the values to c->values, while it takes the
+ * lines and there is room: it stops before a line when c->lines is full
+ * (c->nlines == c->lines_cap) or c->values has room for fewer than
+ * FRONTEND_MAX_VALUES more values.  A record gets every field;
+ * `continues` is false.  Returns where it stopped: the end of the data,
+ * a line where the room ran out, or the first line it does not take: any
+ * other shape, anything the scanner or the parser would report, a line
+ * longer than FRONTEND_LINE_KEEP, or a line not complete before the end.
+ * It never writes the chunk's bytes.
  */
-typedef char *fast_line_fn(char *line, const char *end, struct line_rec *rec,
-			   struct fast_value *values);
+typedef char *fast_lines_fn(char *p, struct chunk *c);
 
 /*
  * The widths of the fast path's scanning steps.  Each level is the same
@@ -162,6 +163,6 @@ bool fast_scan_available(enum fast_scan level);
 void fast_scan_force(enum fast_scan level);
 
 /* The fast path at the current level (the widest available unless forced). */
-fast_line_fn *fast_line_parser(void);
+fast_lines_fn *fast_lines_parser(void);
 
 #endif

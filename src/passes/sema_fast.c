@@ -92,13 +92,9 @@ static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd
  * when the call needs the full path, having written nothing but *ev (and
  * the plan, when it was out of date).
  */
-static ALWAYS_INLINE bool fast_call_with(struct sema *s, struct nvtxt_str name, size_t nvalues,
-					  const struct nvtxt_loc *name_loc,
-					  const struct nvtxt_value *values,
-					  const struct fast_value *compact, const char *line,
-					  struct nvtxt_event *ev)
+bool sema_plan_call(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_event *ev)
 {
-	int cmd = nvtxt_command_lookup(name.ptr, name.len);
+	int cmd = nvtxt_command_lookup(in->name.ptr, in->name.len);
 	const struct call_plan *p;
 	bool relative;
 
@@ -107,33 +103,15 @@ static ALWAYS_INLINE bool fast_call_with(struct sema *s, struct nvtxt_str name, 
 	p = &s->plans[cmd];
 	if (p->gen != s->plan_gen)
 		p = plan_build(s, (enum nvtxt_command)cmd);
-	if (p->full || nvalues != p->n)
+	if (p->full || in->nvalues != p->n)
 		return false;
 	*ev = p->tmpl;
-	ev->loc = *name_loc;
+	ev->loc = in->name_loc;
 	relative = p->relative;
 	for (size_t k = 0; k < p->n; k++) {
 		enum nvtxt_arg arg = (enum nvtxt_arg)p->arg[k];
-		struct nvtxt_value made;
-		const struct nvtxt_value *v;
+		const struct nvtxt_value *v = &in->values[p->index[k]];
 
-		if (compact) {
-			/* the parts of the value conv_arg reads: no location */
-			const struct fast_value *f = &compact[p->index[k]];
-			made.kind = (enum nvtxt_value_kind)f->kind;
-			made.quote = (char)f->quote;
-			made.integer = f->integer;
-			if (f->kind == NVTXT_V_STRING) {
-				/* quoted (two bytes more) or bare */
-				unsigned quoted = f->quote != 0;
-				made.text = (struct nvtxt_str){ line + f->col + quoted, (size_t)f->len - 2 * quoted };
-			} else {
-				made.text = (struct nvtxt_str){ NULL, 0 };
-			}
-			v = &made;
-		} else {
-			v = &values[p->index[k]];
-		}
 		if (v->kind != NVTXT_V_INTEGER && v->kind != NVTXT_V_STRING) {
 			/* an absent optional value is no value; $Name, poison or a missing one: full path */
 			if (v->kind == NVTXT_V_ABSENT && (p->optional & NVTXT_BIT(arg)))
@@ -149,9 +127,108 @@ static ALWAYS_INLINE bool fast_call_with(struct sema *s, struct nvtxt_str name, 
 	return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
 }
 
-bool sema_plan_call(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_event *ev)
+/* A String value's bytes from its compact record: without its quotes when quoted. */
+static inline struct nvtxt_str fast_text(const struct fast_value *f, const char *line)
 {
-	return fast_call_with(s, in->name, in->nvalues, &in->name_loc, in->values, NULL, NULL, ev);
+	unsigned quoted = f->quote != 0;
+	return (struct nvtxt_str){ line + f->col + quoted, (size_t)f->len - 2 * quoted };
+}
+
+/*
+ * sema_plan_call for a call whose values are still the front end's
+ * compact records (tokens in `line`): the same decisions and the same
+ * event.  The arguments of nearly every event call (timestamps, ids,
+ * Message, Name) are converted from the records directly, with the
+ * checks of their conv_arg case; the others get the parts of a struct
+ * nvtxt_value that conv_arg reads (no location) and go through it.
+ */
+static bool plan_call_compact(struct sema *s, struct nvtxt_str name, const struct nvtxt_loc *name_loc,
+			      const struct fast_value *values, size_t nvalues, const char *line,
+			      struct nvtxt_event *ev)
+{
+	int cmd = nvtxt_command_lookup(name.ptr, name.len);
+	const struct call_plan *p;
+	bool relative;
+	uint32_t present;
+
+	if (cmd < 0)
+		return false;
+	p = &s->plans[cmd];
+	if (p->gen != s->plan_gen)
+		p = plan_build(s, (enum nvtxt_command)cmd);
+	if (p->full || nvalues != p->n)
+		return false;
+	*ev = p->tmpl;
+	ev->loc = *name_loc;
+	relative = p->relative;
+	present = p->tmpl.present;
+	for (size_t k = 0; k < p->n; k++) {
+		enum nvtxt_arg arg = (enum nvtxt_arg)p->arg[k];
+		const struct fast_value *f = &values[p->index[k]];
+
+		if (f->kind != NVTXT_V_INTEGER && f->kind != NVTXT_V_STRING) {
+			/* an absent optional value is no value; $Name or a missing one: full path */
+			if (f->kind == NVTXT_V_ABSENT && (p->optional & NVTXT_BIT(arg)))
+				continue;
+			return false;
+		}
+		switch (arg) {
+		/* conv_integer(v, relative ? INT64_MIN : 0, INT64_MAX, ...) */
+		case NVTXT_ARG_TIME:
+			if (f->kind != NVTXT_V_INTEGER || (f->integer < 0 && !relative))
+				return false;
+			ev->time = f->integer;
+			break;
+		case NVTXT_ARG_START:
+			if (f->kind != NVTXT_V_INTEGER || (f->integer < 0 && !relative))
+				return false;
+			ev->start = f->integer;
+			break;
+		case NVTXT_ARG_END:
+			if (f->kind != NVTXT_V_INTEGER || (f->integer < 0 && !relative))
+				return false;
+			ev->end = f->integer;
+			break;
+		/* conv_integer(v, 0, INT64_MAX, ...) */
+		case NVTXT_ARG_PROCESS_ID:
+			if (f->kind != NVTXT_V_INTEGER || f->integer < 0)
+				return false;
+			ev->process_id = f->integer;
+			break;
+		case NVTXT_ARG_THREAD_ID:
+			if (f->kind != NVTXT_V_INTEGER || f->integer < 0)
+				return false;
+			ev->thread_id = f->integer;
+			break;
+		/* conv_string */
+		case NVTXT_ARG_MESSAGE:
+			if (f->kind != NVTXT_V_STRING)
+				return false;
+			ev->message = fast_text(f, line);
+			break;
+		case NVTXT_ARG_NAME:
+			if (f->kind != NVTXT_V_STRING)
+				return false;
+			ev->name = fast_text(f, line);
+			break;
+		default: {
+			struct nvtxt_value made = {
+				.kind = (enum nvtxt_value_kind)f->kind,
+				.quote = (char)f->quote,
+				.integer = f->integer,
+				.text = f->kind == NVTXT_V_STRING ? fast_text(f, line) : (struct nvtxt_str){ NULL, 0 },
+			};
+			if (conv_arg(arg, &made, relative, ev) != CONV_OK)
+				return false;
+			if (arg == NVTXT_ARG_TIMEBASE)
+				relative = ev->timebase == NVTXT_TB_RELATIVE;
+			break;
+		}
+		}
+		present |= NVTXT_BIT(arg);
+	}
+	ev->present = present;
+	return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
 }
 
 bool sema_fast_call(struct sema *s, struct nvtxt_str name, const struct nvtxt_loc *name_loc,
@@ -159,7 +236,7 @@ bool sema_fast_call(struct sema *s, struct nvtxt_str name, const struct nvtxt_lo
 {
 	struct nvtxt_event ev;
 
-	if (!s->fast || !fast_call_with(s, name, nvalues, name_loc, NULL, values, line, &ev))
+	if (!s->fast || !plan_call_compact(s, name, name_loc, values, nvalues, line, &ev))
 		return false;
 	sema_call_checked(s, &ev);
 	return true;

@@ -65,6 +65,36 @@ static const char *const lines[] = {
 	"Marker, 1, Qpc, 1, 2, 3, 4, \"0123456789abcdef0123456789\r\"\n",
 	"X = $ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz\n",
 	"X = $a\xC3\xA9\n",
+	/*
+	 * the line window (64 bytes from the ',' after the name, bit masks):
+	 * strings with commas, blanks and tabs inside, blanks around values,
+	 * the longest integer, runs that are not one token, and line breaks
+	 * at and around the window's edges (byte 31, 32, 63 and 64 after the ',')
+	 */
+	"RangePush, 1, 2, \"a, b\"\n",
+	"Marker ,1 ,  \"x  y\"  ,\t3\t\n",
+	"Marker, 1, \"a\tb\x7f\", 007, 0\n",
+	"Marker, 123456789012345678, \"\", 1\n",
+	"Marker, 1234567890123456789, 1\n",
+	"Marker, \"a\"\"b\"\n",
+	"Marker, \"a\" \"b\"\n",
+	"Marker, 1\"2\"\n",
+	"Marker, \"a\"1\n",
+	"Marker, 1 2, \"x\"\n",
+	"Marker, \"x\", 1 2\n",
+	"Marker, \"x\", 1, \"y\" 2\n",
+	"Marker, \"a,\", \",b\", \",\"\n",
+	"Marker, \"abc, 1\n",
+	"Marker, 1, \"x\"   \n",
+	"M, 1234567890, 22, \"0123456789a\"\n",
+	"M, 1234567890, 22, \"0123456789ab\"\n",
+	"M, 1234567890, 22, \"0123456789abc\"\n",
+	"M, 1234567890, 22, \"0123456789abcdef0123456789abcdef0123456789a\"\n",
+	"M, 1234567890, 22, \"0123456789abcdef0123456789abcdef0123456789ab\"\n",
+	"M, 1234567890, 22, \"0123456789abcdef0123456789abcdef0123456789abc\"\n",
+	"M, 1234567890, 22, \"0123456789abcdef0123456789abcdef0123456789\",\n",
+	"M, 1234567890, 22, \"0123456789abcdef0123456789abcdef01234567\", 1\n",
+	"M, 1234567890, 22, \"0123456789abcdef0123456789abcdef012345678\", 1\n",
 	/* shapes left to flex and bison (errors or other instructions) */
 	"Marker\n",
 	"Marker   \n",
