@@ -174,6 +174,51 @@ static inline uint64_t digits_value(const unsigned char *d, size_t n)
 	}
 }
 
+/* The portable level's digits_value. */
+static inline uint64_t digits_value_portable(const unsigned char *d, size_t n)
+{
+	return digits_value(d, n);
+}
+
+#ifdef HAVE_X86_SCAN
+/*
+ * digits_value, 16 digits a step with SSE2 (for the SSE2 and AVX2 levels):
+ * the 16 bytes that end with the last digit (a chunk has READER_FRONT_PAD
+ * readable bytes before its data) less '0', the bytes before the first
+ * digit cleared, then pairs, fours and eights of digits combined by
+ * multiply-adds of 16-bit lanes (10 and 1, 100 and 1, 10000 and 1): two
+ * 32-bit lanes of 8 digits each.
+ */
+static inline uint64_t digits_value_sse2(const unsigned char *d, size_t n)
+{
+	/* 16 zero bytes, then 16 0xFF: from byte n on, 16 - n zeros then n 0xFF */
+	static const unsigned char last_n[32] = {
+		0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	};
+	__m128i x, zero = _mm_setzero_si128(), lo, hi;
+	uint64_t eights;
+
+	if (n == 1)
+		return (uint64_t)(d[0] - '0');
+	if (n > 16)
+		return digits_value(d, n);
+	x = _mm_loadu_si128((const __m128i *)(d + n - 16));
+	x = _mm_and_si128(_mm_sub_epi8(x, _mm_set1_epi8('0')), _mm_loadu_si128((const __m128i *)(last_n + n)));
+	/* 16 digits as 16-bit lanes, the first the most significant; pairs into 32-bit lanes */
+	lo = _mm_madd_epi16(_mm_unpacklo_epi8(x, zero), _mm_set1_epi32(1 << 16 | 10));
+	hi = _mm_madd_epi16(_mm_unpackhi_epi8(x, zero), _mm_set1_epi32(1 << 16 | 10));
+	/* 8 pairs (< 100) as 16-bit lanes; fours into 32-bit lanes */
+	x = _mm_madd_epi16(_mm_packs_epi32(lo, hi), _mm_set1_epi32(1 << 16 | 100));
+	/* 4 fours (< 10000) as 16-bit lanes; eights into 32-bit lanes 0 and 1 */
+	x = _mm_madd_epi16(_mm_packs_epi32(x, x), _mm_set1_epi32(1 << 16 | 10000));
+	eights = (uint64_t)_mm_cvtsi128_si64(x);
+	return (eights & 0xFFFFFFFFu) * 100000000u + (eights >> 32);
+}
+
+#define digits_value_avx2 digits_value_sse2
+#endif
+
 static inline bool is_blank(unsigned char c)
 {
 	return c == ' ' || c == '\t';

@@ -70,7 +70,7 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
 		for (r = q; is_blank(*r); r++)
 			;
 		if ((*r == ',' || *r == '\n' || *r == '\r') && ndigits <= 18) {
-			uint64_t u = digits_value(digits, ndigits);
+			uint64_t u = SCAN(digits_value)(digits, ndigits);
 			v->kind = NVTXT_V_INTEGER;
 			v->quote = 0;
 			v->integer = c == '-' ? -(int64_t)u : (int64_t)u;
@@ -147,7 +147,8 @@ SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned
 {
 	struct line_window w;
 	uint64_t below_eol, quotes, inside = 0, seps, token, starts, ends;
-	unsigned eol, a = 0, n = 0;
+	unsigned eol, a = 0;
+	struct fast_value *v = values;
 
 	SCAN(window)(comma, &w);
 	if (!w.stop)
@@ -184,38 +185,34 @@ SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned
 		/* bit 63 is never a token (eol <= 63): no run left reads as "after b" */
 		unsigned first = (unsigned)__builtin_ctzll(starts | 1ULL << 63);
 		unsigned last = (unsigned)__builtin_ctzll(ends | 1ULL << 63);
-		struct fast_value *v = &values[n++];
+		uint16_t col = (uint16_t)(col0 + first), len = (uint16_t)(last - first + 1);
 
 		if (first <= a || first >= b)
 			return NULL; /* an empty value, or a second run in the last one */
-		v->col = (uint16_t)(col0 + first);
-		v->len = (uint16_t)(last - first + 1);
 		if (comma[first] == '"') {
-			v->integer = 0;
-			v->kind = NVTXT_V_STRING;
-			v->quote = '"';
+			*v = (struct fast_value){ .col = col, .len = len, .kind = NVTXT_V_STRING, .quote = '"' };
 		} else {
-			if (last - first >= 18)
+			if (len > 18)
 				return NULL;
-			v->integer = (int64_t)digits_value(comma + first, last - first + 1);
-			v->kind = NVTXT_V_INTEGER;
-			v->quote = 0;
+			*v = (struct fast_value){ .integer = (int64_t)SCAN(digits_value)(comma + first, len),
+						  .col = col, .len = len, .kind = NVTXT_V_INTEGER };
 		}
-		starts &= starts - 1;
-		ends &= ends - 1;
+		v++;
 		if (b == eol)
 			break;
+		starts &= starts - 1;
+		ends &= ends - 1;
 		seps &= seps - 1;
 		a = b;
 	}
-	if (starts)
+	if (starts & (starts - 1))
 		return NULL; /* a second run in the last value */
 
 	rec->kind = LINE_CALL;
 	rec->continues = false;
 	rec->text_len = (uint16_t)(col0 + eol);
-	rec->nvalues = (uint16_t)n;
-	rec->end_col = (uint16_t)(values[n - 1].col + values[n - 1].len);
+	rec->nvalues = (uint16_t)(v - values);
+	rec->end_col = (uint16_t)(v[-1].col + v[-1].len);
 	return comma + eol + 1;
 }
 

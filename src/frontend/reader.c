@@ -67,11 +67,12 @@ static struct chunk *chunk_new(void)
 	struct chunk *c = try_calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->bytes = try_calloc(1, READER_CHUNK + READER_PAD);
+	c->bytes = try_calloc(1, READER_FRONT_PAD + READER_CHUNK + READER_PAD);
 	if (!c->bytes) {
 		free(c);
 		return NULL;
 	}
+	c->bytes += READER_FRONT_PAD;
 	return c;
 }
 
@@ -79,7 +80,7 @@ static void chunk_free(struct chunk *c)
 {
 	if (!c)
 		return;
-	free(c->bytes);
+	free(c->bytes ? c->bytes - READER_FRONT_PAD : NULL);
 	free(c->lines);
 	free(c->values);
 	free(c);

@@ -32,6 +32,12 @@ enum { READER_CHUNK = 128 * 1024 };
 enum { READER_PAD = 64 };
 
 /*
+ * Readable bytes before a chunk's data: the fast path loads the 16 bytes
+ * that end with an integer's last digit (fast_line.c, digits_value_sse2).
+ */
+enum { READER_FRONT_PAD = 16 };
+
+/*
  * A value the fast path scanned, in 16 bytes: where its token is in its
  * line, and what it is.  The consumer makes a struct nvtxt_value of it
  * (the text and the location follow from the token, its kind and quote).
@@ -69,7 +75,7 @@ struct line_rec {
 };
 
 struct chunk {
-	char *bytes;              /* READER_CHUNK + READER_PAD bytes */
+	char *bytes;              /* READER_CHUNK + READER_PAD bytes, after READER_FRONT_PAD readable ones */
 	size_t len;               /* bytes of input in it (after the cut) */
 	size_t filled;            /* bytes read into it (before the cut) */
 	size_t skip;              /* bytes before the first line (a UTF-8 BOM) */
