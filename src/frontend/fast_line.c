@@ -363,86 +363,85 @@ AVX2_FN static inline const unsigned char *quote_stop_avx2(const unsigned char *
 #endif
 
 /*
- * The line window: the first 64 bytes of a line classified in one go, bit
- * i of each mask for the byte line[i] (a chunk has READER_PAD = 64
- * readable bytes after its data, so the window may always be loaded).
- * The body's window_values takes the common call lines from these masks
- * instead of byte by byte.  Each level classifies 8, 16 or 32 bytes a
- * step and may stop after the step that holds the first stop byte: the
- * bits after the first stop byte are unspecified.
+ * The line window: the 64 bytes from the ',' after a call's name
+ * classified in one go, bit i of each mask for the byte at i (a chunk has
+ * READER_PAD = 64 readable bytes after its data, so the window may always
+ * be loaded).  The body's window_values takes the common call lines from
+ * these masks instead of a step per token.  Each level classifies 8, 16
+ * or 32 bytes a step and may stop after the step that holds the first
+ * stop byte: the bits after the first stop byte are unspecified.  A tab is
+ * a stop byte, not a blank: a line with a tab is left to the token steps.
  */
 struct line_window {
 	uint64_t quote;           /* '"' */
 	uint64_t comma;           /* ',' */
-	uint64_t blank;           /* ' ' or '\t' ({BLANK}) */
+	uint64_t space;           /* ' ' */
 	uint64_t digit;           /* '0'..'9' */
-	uint64_t stop;            /* below 0x20 but '\t', or above 0x7F: the line break, and what a window line may not hold */
+	uint64_t stop;            /* below 0x20 or above 0x7F: the line break, and what a window line may not hold */
 };
 
 /* Portable: a byte at a time, up to the first stop byte. */
 static inline void window_portable(const unsigned char *p, struct line_window *w)
 {
-	uint64_t quote = 0, comma = 0, blank = 0, digit = 0, stop = 0;
+	uint64_t quote = 0, comma = 0, space = 0, digit = 0, stop = 0;
 
 	for (unsigned i = 0; i < 64; i++) {
 		unsigned char c = p[i];
 		uint64_t bit = 1ULL << i;
-		if ((c < 0x20 && c != '\t') || c >= 0x80) {
+		if (c < 0x20 || c >= 0x80) {
 			stop = bit;
 			break;
 		}
 		quote |= c == '"' ? bit : 0;
 		comma |= c == ',' ? bit : 0;
-		blank |= is_blank(c) ? bit : 0;
+		space |= c == ' ' ? bit : 0;
 		digit |= is(c, K_DIGIT) ? bit : 0;
 	}
-	*w = (struct line_window){ quote, comma, blank, digit, stop };
+	*w = (struct line_window){ quote, comma, space, digit, stop };
 }
 
 #ifdef HAVE_X86_SCAN
+/* The masks of the 16 bytes at p, shifted to bit `at`; returns their stop bits. */
+static inline uint64_t window16(const unsigned char *p, unsigned at, struct line_window *w)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)p);
+	/* signed: the bytes above 0x7F are below 0x20 too */
+	uint64_t stop = (uint16_t)_mm_movemask_epi8(_mm_cmplt_epi8(x, _mm_set1_epi8(' ')));
+
+	w->quote |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) << at;
+	w->comma |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(','))) << at;
+	w->space |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' '))) << at;
+	w->digit |= (uint64_t)(uint16_t)_mm_movemask_epi8(IN_RANGE_128(x, '0', 10)) << at;
+	w->stop |= stop << at;
+	return stop;
+}
+
 static inline void window_sse2(const unsigned char *p, struct line_window *w)
 {
-	const __m128i quote = _mm_set1_epi8('"'), comma = _mm_set1_epi8(','), space = _mm_set1_epi8(' '),
-		      tab = _mm_set1_epi8('\t');
-	uint64_t q = 0, c = 0, b = 0, d = 0, s = 0;
+	*w = (struct line_window){ 0 };
+	if (!window16(p, 0, w) && !window16(p + 16, 16, w) && !window16(p + 32, 32, w))
+		window16(p + 48, 48, w);
+}
 
-	for (unsigned i = 0; i < 64; i += 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(p + i));
-		__m128i is_tab = _mm_cmpeq_epi8(x, tab);
-		/* signed: the bytes above 0x7F are below 0x20 too */
-		uint64_t stop = (uint16_t)_mm_movemask_epi8(_mm_andnot_si128(is_tab, _mm_cmplt_epi8(x, space)));
-		q |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, quote)) << i;
-		c |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, comma)) << i;
-		b |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_or_si128(is_tab, _mm_cmpeq_epi8(x, space))) << i;
-		d |= (uint64_t)(uint16_t)_mm_movemask_epi8(IN_RANGE_128(x, '0', 10)) << i;
-		s |= stop << i;
-		if (stop)
-			break;
-	}
-	*w = (struct line_window){ q, c, b, d, s };
+/* The same for the 32 bytes at p. */
+AVX2_FN static inline uint64_t window32(const unsigned char *p, unsigned at, struct line_window *w)
+{
+	__m256i x = _mm256_loadu_si256((const __m256i *)p);
+	uint64_t stop = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(' '), x));
+
+	w->quote |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('"'))) << at;
+	w->comma |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(','))) << at;
+	w->space |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(' '))) << at;
+	w->digit |= (uint64_t)(uint32_t)_mm256_movemask_epi8(IN_RANGE_256(x, '0', 10)) << at;
+	w->stop |= stop << at;
+	return stop;
 }
 
 AVX2_FN static inline void window_avx2(const unsigned char *p, struct line_window *w)
 {
-	const __m256i quote = _mm256_set1_epi8('"'), comma = _mm256_set1_epi8(','),
-		      space = _mm256_set1_epi8(' '), tab = _mm256_set1_epi8('\t');
-	uint64_t q = 0, c = 0, b = 0, d = 0, s = 0;
-
-	for (unsigned i = 0; i < 64; i += 32) {
-		__m256i x = _mm256_loadu_si256((const __m256i *)(p + i));
-		__m256i is_tab = _mm256_cmpeq_epi8(x, tab);
-		uint64_t stop = (uint32_t)_mm256_movemask_epi8(
-			_mm256_andnot_si256(is_tab, _mm256_cmpgt_epi8(space, x)));
-		q |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, quote)) << i;
-		c |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, comma)) << i;
-		b |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_or_si256(is_tab, _mm256_cmpeq_epi8(x, space)))
-		     << i;
-		d |= (uint64_t)(uint32_t)_mm256_movemask_epi8(IN_RANGE_256(x, '0', 10)) << i;
-		s |= stop << i;
-		if (stop)
-			break;
-	}
-	*w = (struct line_window){ q, c, b, d, s };
+	*w = (struct line_window){ 0 };
+	if (!window32(p, 0, w))
+		window32(p + 32, 32, w);
 }
 #endif
 

@@ -118,7 +118,7 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
  * at the ',' after the name (`comma`, at column `col0` of the line), when
  * the line breaks with '\n' within the window and each value is an
  * integer of at most 18 digits without a sign, or a "..." string of bytes
- * 0x20..0x7F and tabs: most lines of a trace.  Instead of a step per
+ * 0x20..0x7F, with spaces around them (no tabs): most lines of a trace.  Instead of a step per
  * byte or token it works on the window's bit masks (bit i: comma[i]):
  *
  *   - the quotes pair up in order, the first of each pair opening a
@@ -126,7 +126,7 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
  *     before its closing one;
  *   - the commas outside strings separate the values (`seps`), the line
  *     break ends the last one;
- *   - the tokens are the runs of bytes that are neither blanks outside
+ *   - the tokens are the runs of bytes that are neither spaces outside
  *     strings nor separators (`token`); `starts` and `ends` mark the
  *     first and the last byte of each run.
  *
@@ -135,10 +135,10 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
  * byte of a run outside the strings is a digit, and each value has
  * exactly one run: then the runs are the scanner's tokens, \"{DQC}*\" or
  * an integer (the integer rule wins the tie with the bare word), and the
- * blanks around them are {BLANK}.  Fills what fast_line_parse fills but
+ * spaces around them are {BLANK}.  Fills what fast_line_parse fills but
  * name_col and name_len, and returns the byte after the line break.
  * Returns NULL for any other line (an empty value, a bare word, a sign, a
- * '\r', UTF-8, ...), which the caller then scans token by token: that
+ * tab, a '\r', UTF-8, ...), which the caller then scans token by token: that
  * way decides.
  */
 SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned col0,
@@ -172,7 +172,7 @@ SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned
 
 	/* the separators: the name's ',' (bit 0) and the commas outside strings */
 	seps = w.comma & below_eol & ~inside;
-	token = (~w.blank | inside) & below_eol & ~seps;
+	token = (~w.space | inside) & below_eol & ~seps;
 	starts = token & ~(token << 1);
 	ends = token & ~(token >> 1);
 	if ((quotes & ~(starts | ends)) || (token & ~inside & ~quotes & ~w.digit))
