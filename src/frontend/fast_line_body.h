@@ -178,24 +178,33 @@ SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned
 	if ((quotes & ~(starts | ends)) || (token & ~inside & ~quotes & ~w.digit))
 		return NULL;
 
-	/* one run per value; the line break ends the last value */
+	/*
+	 * One run per value; the line break ends the last value.  Bit 63 is
+	 * never in a run (eol <= 63): set in starts and ends, it keeps them
+	 * from running out, and a missing run reads as one "after b".
+	 */
 	seps = (seps & ~1ULL) | (1ULL << eol);
+	starts |= 1ULL << 63;
+	ends |= 1ULL << 63;
 	for (;;) {
 		unsigned b = (unsigned)__builtin_ctzll(seps);
-		/* bit 63 is never a token (eol <= 63): no run left reads as "after b" */
-		unsigned first = (unsigned)__builtin_ctzll(starts | 1ULL << 63);
-		unsigned last = (unsigned)__builtin_ctzll(ends | 1ULL << 63);
-		uint16_t col = (uint16_t)(col0 + first), len = (uint16_t)(last - first + 1);
+		unsigned first = (unsigned)__builtin_ctzll(starts);
+		unsigned len = (unsigned)__builtin_ctzll(ends) - first + 1;
 
 		if (first <= a || first >= b)
 			return NULL; /* an empty value, or a second run in the last one */
-		if (comma[first] == '"') {
-			*v = (struct fast_value){ .col = col, .len = len, .kind = NVTXT_V_STRING, .quote = '"' };
+		v->col = (uint16_t)(col0 + first);
+		v->len = (uint16_t)len;
+		if (quotes >> first & 1) {
+			v->integer = 0;
+			v->kind = NVTXT_V_STRING;
+			v->quote = '"';
 		} else {
 			if (len > 18)
 				return NULL;
-			*v = (struct fast_value){ .integer = (int64_t)SCAN(digits_value)(comma + first, len),
-						  .col = col, .len = len, .kind = NVTXT_V_INTEGER };
+			v->integer = (int64_t)SCAN(digits_value)(comma + first, len);
+			v->kind = NVTXT_V_INTEGER;
+			v->quote = 0;
 		}
 		v++;
 		if (b == eol)
@@ -205,7 +214,7 @@ SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned
 		seps &= seps - 1;
 		a = b;
 	}
-	if (starts & (starts - 1))
+	if ((starts & (starts - 1)) != 1ULL << 63)
 		return NULL; /* a second run in the last value */
 
 	rec->kind = LINE_CALL;
@@ -302,25 +311,27 @@ SCAN_FN ALWAYS_INLINE char *SCAN(fast_line_parse)(char *line_start, const char *
  */
 SCAN_FN char *SCAN(fast_lines)(char *p, struct chunk *c)
 {
-	const char *const end = c->bytes + c->len;
-	struct line_rec *rec = c->lines + c->nlines;
-	struct line_rec *const rec_end = c->lines + c->lines_cap;
-	struct fast_value *values = c->values + c->nvalues;
+	/* copies: the byte stores below could alias c's fields for the compiler */
+	char *const bytes = c->bytes;
+	const char *const end = bytes + c->len;
+	struct line_rec *const lines = c->lines, *rec = lines + c->nlines;
+	struct line_rec *const rec_end = lines + c->lines_cap;
+	struct fast_value *const first_value = c->values, *values = first_value + c->nvalues;
 	/* the room for one more line's values, FRONTEND_MAX_VALUES */
-	struct fast_value *const values_last = c->values + (c->values_cap - FRONTEND_MAX_VALUES);
+	struct fast_value *const values_last = first_value + (c->values_cap - FRONTEND_MAX_VALUES);
 
 	while (p < end && rec < rec_end && values <= values_last) {
 		char *next = SCAN(fast_line_parse)(p, end, rec, values);
 		if (!next)
 			break;
-		rec->start = (uint32_t)(p - c->bytes);
+		rec->start = (uint32_t)(p - bytes);
 		rec->len = (uint32_t)(next - p);
-		rec->first_value = (uint32_t)(values - c->values);
+		rec->first_value = (uint32_t)(values - first_value);
 		values += rec->nvalues;
 		rec++;
 		p = next;
 	}
-	c->nlines = (size_t)(rec - c->lines);
-	c->nvalues = (size_t)(values - c->values);
+	c->nlines = (size_t)(rec - lines);
+	c->nvalues = (size_t)(values - first_value);
 	return p;
 }
