@@ -5,6 +5,7 @@
  * is converted without lookups.  Anything unusual goes to the full path
  * (sema_check.c), which reports; this file never does.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "reader.h"
@@ -81,6 +82,49 @@ static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd
 		p->tmpl.present |= NVTXT_BIT(arg);
 	}
 	p->relative = relative;
+
+	/* the direct steps, when every listed argument has one */
+	p->direct = true;
+	p->direct_present = p->tmpl.present;
+	for (size_t j = 0; j < nlisted && p->direct; j++) {
+		struct direct_step *st = &p->step[j];
+		enum nvtxt_arg arg = (enum nvtxt_arg)p->arg[j];
+
+		p->direct_present |= NVTXT_BIT(arg);
+		st->kind = NVTXT_V_INTEGER;
+		st->min = 0;
+		switch (arg) {
+		case NVTXT_ARG_TIME:
+			st->offset = offsetof(struct nvtxt_event, time);
+			st->min = relative ? INT64_MIN : 0;
+			break;
+		case NVTXT_ARG_START:
+			st->offset = offsetof(struct nvtxt_event, start);
+			st->min = relative ? INT64_MIN : 0;
+			break;
+		case NVTXT_ARG_END:
+			st->offset = offsetof(struct nvtxt_event, end);
+			st->min = relative ? INT64_MIN : 0;
+			break;
+		case NVTXT_ARG_PROCESS_ID:
+			st->offset = offsetof(struct nvtxt_event, process_id);
+			break;
+		case NVTXT_ARG_THREAD_ID:
+			st->offset = offsetof(struct nvtxt_event, thread_id);
+			break;
+		case NVTXT_ARG_MESSAGE:
+			st->kind = NVTXT_V_STRING;
+			st->offset = offsetof(struct nvtxt_event, message);
+			break;
+		case NVTXT_ARG_NAME:
+			st->kind = NVTXT_V_STRING;
+			st->offset = offsetof(struct nvtxt_event, name);
+			break;
+		default:
+			p->direct = false; /* a TimeBase, Color, CategoryId, Payload: conv_arg */
+			break;
+		}
+	}
 	return p;
 }
 
@@ -160,6 +204,36 @@ static bool plan_call_compact(struct sema *s, struct nvtxt_str name, const struc
 		return false;
 	*ev = p->tmpl;
 	ev->loc = *name_loc;
+	if (p->direct) {
+		/*
+		 * conv_integer's range check and conv_string, as data: the
+		 * values' kinds as the arguments need them (else the steps
+		 * below decide), each stored in its field.
+		 */
+		const size_t n = p->n;
+		size_t k;
+		for (k = 0; k < n; k++) {
+			const struct direct_step *st = &p->step[k];
+			const struct fast_value *f = &values[p->index[k]];
+
+			if (f->kind != st->kind)
+				break;
+			if (f->kind == NVTXT_V_INTEGER) {
+				if (f->integer < st->min)
+					return false;
+				memcpy((char *)ev + st->offset, &f->integer, sizeof(f->integer));
+			} else {
+				struct nvtxt_str text = fast_text(f, line);
+				memcpy((char *)ev + st->offset, &text, sizeof(text));
+			}
+		}
+		if (k == n) {
+			ev->present = p->direct_present;
+			return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
+		}
+		*ev = p->tmpl; /* an absent value, or one of another kind: from the start, step by step */
+		ev->loc = *name_loc;
+	}
 	relative = p->relative;
 	present = p->tmpl.present;
 	for (size_t k = 0; k < p->n; k++) {

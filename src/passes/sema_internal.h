@@ -46,6 +46,20 @@ struct call_plan {
 	uint8_t arg[NVTXT_ARG_COUNT];
 	uint32_t optional;                /* NVTXT_BIT(arg): a listed argument whose value may be absent */
 	struct nvtxt_event tmpl;          /* command, ids -1, the statics converted with their present bits */
+	/*
+	 * direct: every listed argument is a timestamp, an id, Message or
+	 * Name, so a call whose values all have the kind their argument
+	 * needs is converted by one comparison and one store per value
+	 * (sema_fast.c, plan_call_compact): per listed argument, in the
+	 * order of index[], that kind and the argument's field in the event.
+	 */
+	bool direct;
+	struct direct_step {
+		int64_t min;              /* an Integer's least value: 0, or INT64_MIN for a Relative timestamp */
+		uint8_t kind;             /* NVTXT_V_INTEGER (an int64_t field) or NVTXT_V_STRING (a struct nvtxt_str) */
+		uint8_t offset;           /* offsetof(struct nvtxt_event, the field) */
+	} step[NVTXT_ARG_COUNT];
+	uint32_t direct_present;          /* tmpl.present and the listed arguments' bits */
 };
 
 struct sema {
