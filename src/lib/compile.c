@@ -394,10 +394,11 @@ static void make_instr(struct nvtxt_frontend *fe, const struct line_rec *rec, co
  * first with its values as they are (sema_fast_call), and gets its node
  * made only when they need it.
  */
-static void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec)
+static inline void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec, const char *bytes,
+			     const struct fast_value *chunk_values)
 {
-	const char *line = fe->chunk->bytes + rec->start;
-	const struct fast_value *fv = fe->chunk->values + rec->first_value;
+	const char *line = bytes + rec->start;
+	const struct fast_value *fv = chunk_values + rec->first_value;
 	const uint32_t lineno = fe->line;
 	const uint64_t line_offset = fe->offset;
 
@@ -417,13 +418,9 @@ static void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec)
 	if (fe->consume == consume_checked) {
 		/* consume_checked, with the values made only when needed */
 		struct checked *c = fe->consume_user;
-		const struct nvtxt_loc name_loc = { lineno, (uint32_t)rec->name_col + 1, rec->name_len,
-						    line_offset };
 
 		diag_instruction(c->diags, lineno);
-		if (rec->kind == LINE_CALL &&
-		    sema_fast_call(c->sema, (struct nvtxt_str){ line + rec->name_col, rec->name_len },
-				   &name_loc, fv, rec->nvalues, line))
+		if (rec->kind == LINE_CALL && sema_fast_call(c->sema, rec, line, fv, lineno, line_offset))
 			return;
 		make_instr(fe, rec, line, fv, lineno, line_offset);
 		sema_instruction(c->sema, &fe->instr);
@@ -451,14 +448,21 @@ static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 				break;
 			continue;
 		}
-		rec = &fe->chunk->lines[fe->next_rec++];
-		if (rec->kind != LINE_SLOW) {
-			take_fast(fe, rec);
-		} else {
-			take_slow(fe, rec);
-			if (!push_tokens(fe, scanner, ps, false))
-				return;
+		{
+			/* the fast lines in a row, the chunk's fields read once */
+			const struct chunk *c = fe->chunk;
+			const struct line_rec *lines = c->lines, *end = lines + c->nlines;
+
+			for (rec = lines + fe->next_rec; rec < end && rec->kind != LINE_SLOW && !fe->stop; rec++)
+				take_fast(fe, rec, c->bytes, c->values);
+			fe->next_rec = (size_t)(rec - lines);
+			if (rec == end || fe->stop)
+				continue;
 		}
+		fe->next_rec++;
+		take_slow(fe, rec);
+		if (!push_tokens(fe, scanner, ps, false))
+			return;
 	}
 	fe->slow_len = 0;
 	fe->slow_line_done = true;

@@ -48,6 +48,17 @@ static struct thread *thread_of(struct pairing *p, const struct nvtxt_event *ev,
 	if (p->count && p->threads[p->last].pid == ev->process_id &&
 	    p->threads[p->last].tid == ev->thread_id)
 		return &p->threads[p->last];
+	/* a few threads (most traces): looking at each costs less than hashing */
+	if (p->count <= 8) {
+		for (size_t i = 0; i < p->count; i++) {
+			if (p->threads[i].pid == ev->process_id && p->threads[i].tid == ev->thread_id) {
+				p->last = i;
+				return &p->threads[i];
+			}
+		}
+		if (!create)
+			return NULL;
+	}
 	if (!create) {
 		idx = idmap_get(&p->index, (uint64_t)ev->process_id, (uint64_t)ev->thread_id);
 		if (!idx)

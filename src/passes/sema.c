@@ -13,7 +13,7 @@
 
 #include "sema_internal.h"
 
-static void deliver(struct sema *s, struct nvtxt_event *ev)
+static inline void deliver(struct sema *s, struct nvtxt_event *ev)
 {
 	if (s->io_errno || !s->backend || !s->backend->event)
 		return;

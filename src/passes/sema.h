@@ -56,17 +56,20 @@ int sema_io_errno(const struct sema *s);
 void sema_set_fast_path(struct sema *s, bool on);
 
 struct fast_value;
+struct line_rec;
 /*
- * A call the front end's fast path parsed (src/frontend/reader.h), with
- * its `nvalues` values still in their compact records, whose tokens are
- * in `line`: when the fast path of calls is on and takes the call, runs
- * the passes on its event and returns true; otherwise returns false
- * having done nothing the caller can see, and the caller hands the call
- * on with its values made whole through sema_instruction.  Saves making
- * the values' texts and locations for the calls that need none.
+ * A call the front end's fast path parsed (src/frontend/reader.h): its
+ * record `rec`, the line's bytes at `line` (the call at line `lineno`,
+ * 1-based, starting at byte `line_offset` of the input) and its values
+ * still in their compact records: when the fast path of calls is on and
+ * takes the call, runs the passes on its event and returns true;
+ * otherwise returns false having done nothing the caller can see, and the
+ * caller hands the call on with its values made whole through
+ * sema_instruction.  Saves making the values' texts and locations for the
+ * calls that need none.
  */
-bool sema_fast_call(struct sema *s, struct nvtxt_str name, const struct nvtxt_loc *name_loc,
-		    const struct fast_value *values, size_t nvalues, const char *line);
+bool sema_fast_call(struct sema *s, const struct line_rec *rec, const char *line,
+		    const struct fast_value *values, uint32_t lineno, uint64_t line_offset);
 void sema_free(struct sema *s);
 
 /* --- pairing: RangePush/RangePop per (ProcessId, ThreadId) ------------------ */

@@ -186,11 +186,12 @@ static inline struct nvtxt_str fast_text(const struct fast_value *f, const char 
  * checks of their conv_arg case; the others get the parts of a struct
  * nvtxt_value that conv_arg reads (no location) and go through it.
  */
-static bool plan_call_compact(struct sema *s, struct nvtxt_str name, const struct nvtxt_loc *name_loc,
-			      const struct fast_value *values, size_t nvalues, const char *line,
+static bool plan_call_compact(struct sema *s, const struct line_rec *rec, const char *line,
+			      const struct fast_value *values, uint32_t lineno, uint64_t line_offset,
 			      struct nvtxt_event *ev)
 {
-	int cmd = nvtxt_command_lookup(name.ptr, name.len);
+	int cmd = nvtxt_command_lookup(line + rec->name_col, rec->name_len);
+	const struct nvtxt_loc name_loc = { lineno, (uint32_t)rec->name_col + 1, rec->name_len, line_offset };
 	const struct call_plan *p;
 	bool relative;
 	uint32_t present;
@@ -200,10 +201,10 @@ static bool plan_call_compact(struct sema *s, struct nvtxt_str name, const struc
 	p = &s->plans[cmd];
 	if (p->gen != s->plan_gen)
 		p = plan_build(s, (enum nvtxt_command)cmd);
-	if (p->full || nvalues != p->n)
+	if (p->full || rec->nvalues != p->n)
 		return false;
 	*ev = p->tmpl;
-	ev->loc = *name_loc;
+	ev->loc = name_loc;
 	if (p->direct) {
 		/*
 		 * conv_integer's range check and conv_string, as data: the
@@ -232,7 +233,7 @@ static bool plan_call_compact(struct sema *s, struct nvtxt_str name, const struc
 			return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
 		}
 		*ev = p->tmpl; /* an absent value, or one of another kind: from the start, step by step */
-		ev->loc = *name_loc;
+		ev->loc = name_loc;
 	}
 	relative = p->relative;
 	present = p->tmpl.present;
@@ -305,12 +306,12 @@ static bool plan_call_compact(struct sema *s, struct nvtxt_str name, const struc
 	return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
 }
 
-bool sema_fast_call(struct sema *s, struct nvtxt_str name, const struct nvtxt_loc *name_loc,
-		    const struct fast_value *values, size_t nvalues, const char *line)
+bool sema_fast_call(struct sema *s, const struct line_rec *rec, const char *line,
+		    const struct fast_value *values, uint32_t lineno, uint64_t line_offset)
 {
 	struct nvtxt_event ev;
 
-	if (!s->fast || !plan_call_compact(s, name, name_loc, values, nvalues, line, &ev))
+	if (!s->fast || !plan_call_compact(s, rec, line, values, lineno, line_offset, &ev))
 		return false;
 	sema_call_checked(s, &ev);
 	return true;
