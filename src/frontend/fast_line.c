@@ -367,9 +367,11 @@ AVX2_FN static inline const unsigned char *quote_stop_avx2(const unsigned char *
  * classified in one go, bit i of each mask for the byte at i (a chunk has
  * READER_PAD = 64 readable bytes after its data, so the window may always
  * be loaded).  The body's window_values takes the common call lines from
- * these masks instead of a step per token.  Each level classifies 8, 16
- * or 32 bytes a step and may stop after the step that holds the first
- * stop byte: the bits after the first stop byte are unspecified.  A tab is
+ * these masks instead of a step per token.  The SSE2 and AVX2 levels
+ * classify 16 or 32 bytes a step and may stop after the step that holds
+ * the first stop byte: the bits after the first stop byte are unspecified.
+ * (The portable level has no window: a byte at a time, classifying costs
+ * more than the token steps.)  A tab is
  * a stop byte, not a blank: a line with a tab is left to the token steps.
  */
 struct line_window {
@@ -379,26 +381,6 @@ struct line_window {
 	uint64_t digit;           /* '0'..'9' */
 	uint64_t stop;            /* below 0x20 or above 0x7F: the line break, and what a window line may not hold */
 };
-
-/* Portable: a byte at a time, up to the first stop byte. */
-static inline void window_portable(const unsigned char *p, struct line_window *w)
-{
-	uint64_t quote = 0, comma = 0, space = 0, digit = 0, stop = 0;
-
-	for (unsigned i = 0; i < 64; i++) {
-		unsigned char c = p[i];
-		uint64_t bit = 1ULL << i;
-		if (c < 0x20 || c >= 0x80) {
-			stop = bit;
-			break;
-		}
-		quote |= c == '"' ? bit : 0;
-		comma |= c == ',' ? bit : 0;
-		space |= c == ' ' ? bit : 0;
-		digit |= is(c, K_DIGIT) ? bit : 0;
-	}
-	*w = (struct line_window){ quote, comma, space, digit, stop };
-}
 
 #ifdef HAVE_X86_SCAN
 /* The masks of the 16 bytes at p, shifted to bit `at`; returns their stop bits. */
@@ -454,18 +436,24 @@ AVX2_FN static inline void window_avx2(const unsigned char *p, struct line_windo
 /* The parser, once per level (fast_line_body.h). */
 #define SCAN_FN static
 #define SCAN(name) name##_portable
+#define SCAN_WINDOW 0
 #include "fast_line_body.h"
+#undef SCAN_WINDOW
 #undef SCAN
 #undef SCAN_FN
 #ifdef HAVE_X86_SCAN
 #define SCAN_FN static
 #define SCAN(name) name##_sse2
+#define SCAN_WINDOW 1
 #include "fast_line_body.h"
+#undef SCAN_WINDOW
 #undef SCAN
 #undef SCAN_FN
 #define SCAN_FN AVX2_FN static
 #define SCAN(name) name##_avx2
+#define SCAN_WINDOW 1
 #include "fast_line_body.h"
+#undef SCAN_WINDOW
 #undef SCAN
 #undef SCAN_FN
 #endif

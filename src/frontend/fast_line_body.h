@@ -1,8 +1,10 @@
 /*
  * fast_line_body.h - the fast path's parser, included by fast_line.c once
  * per scanning level with SCAN(name) giving the level's names
- * (name_portable, name_sse2, name_avx2) and SCAN_FN its storage class and
- * target.  The steps id_end, digits_end and quote_stop of the level do the
+ * (name_portable, name_sse2, name_avx2), SCAN_FN its storage class and
+ * target, and SCAN_WINDOW 1 when the level has a line window (SSE2 and
+ * AVX2: classifying 64 bytes a byte at a time costs more than the token
+ * steps, so the portable level goes without).  The steps id_end, digits_end and quote_stop of the level do the
  * wide scanning; everything else is the same code at every level.
  *
  * The rules each branch mirrors are quoted from grammar/nvtxt.l: flex
@@ -113,6 +115,7 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
 	}
 }
 
+#if SCAN_WINDOW
 /*
  * The values of a call line from a line window (fast_line.c) that starts
  * at the ',' after the name (`comma`, at column `col0` of the line), when
@@ -224,6 +227,7 @@ SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned
 	rec->end_col = (uint16_t)(v[-1].col + v[-1].len);
 	return comma + eol + 1;
 }
+#endif
 
 /*
  * One line at line_start (see fast_lines_fn in reader.h for the rest): fills
@@ -254,12 +258,14 @@ SCAN_FN ALWAYS_INLINE char *SCAN(fast_line_parse)(char *line_start, const char *
 		return NULL;
 	assignment = *p == '=';
 	rec->name_col = (uint16_t)(name - line);
+#if SCAN_WINDOW
 	if (!assignment) {
 		/* the common call lines, from the line window; any other line goes on below */
 		unsigned char *next = SCAN(window_values)(p, (unsigned)(p - line), end, rec, values);
 		if (next)
 			return (char *)next;
 	}
+#endif
 
 	/* <VAL>: values separated by ',' up to {EOL} */
 	for (;;) {
