@@ -4,8 +4,9 @@
  * (name_portable, name_sse2, name_avx2), SCAN_FN its storage class and
  * target, and SCAN_WINDOW 1 when the level has a line window (SSE2 and
  * AVX2: classifying 64 bytes a byte at a time costs more than the token
- * steps, so the portable level goes without).  The steps id_end, digits_end and quote_stop of the level do the
- * wide scanning; everything else is the same code at every level.
+ * steps, so the portable level goes without).  The steps id_end,
+ * digits_end, quote_stop, digits_value and window of the level do the
+ * wide work; everything else is the same code at every level.
  *
  * The rules each branch mirrors are quoted from grammar/nvtxt.l: flex
  * takes the longest match and, among equal lengths, the first rule.
@@ -121,8 +122,9 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
  * at the ',' after the name (`comma`, at column `col0` of the line), when
  * the line breaks with '\n' within the window and each value is an
  * integer of at most 18 digits without a sign, or a "..." string of bytes
- * 0x20..0x7F, with spaces around them (no tabs): most lines of a trace.  Instead of a step per
- * byte or token it works on the window's bit masks (bit i: comma[i]):
+ * 0x20..0x7F, with spaces around them (no tabs): most lines of a trace.
+ * Instead of a step per byte or token it works on the window's bit masks
+ * (bit i: comma[i]):
  *
  *   - the quotes pair up in order, the first of each pair opening a
  *     string: `inside` marks each string from its opening quote up to
@@ -141,8 +143,8 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
  * spaces around them are {BLANK}.  Fills what fast_line_parse fills but
  * name_col and name_len, and returns the byte after the line break.
  * Returns NULL for any other line (an empty value, a bare word, a sign, a
- * tab, a '\r', UTF-8, ...), which the caller then scans token by token: that
- * way decides.
+ * tab, a '\r', UTF-8, ...), which the caller then scans token by token:
+ * that way decides.
  */
 SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned col0,
 						  const unsigned char *end, struct line_rec *rec,

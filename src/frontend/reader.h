@@ -146,12 +146,13 @@ typedef char *fast_lines_fn(char *p, struct chunk *c);
 
 /*
  * The widths of the fast path's scanning steps.  Each level is the same
- * parser with other loops for names, digits and quoted strings; all take
- * the same lines and build the same records (tests/unit/fast_paths.c and
- * the fuzz_fast_paths target run each against flex and bison).
+ * parser with other loops for names, digits and quoted strings (and, with
+ * SSE2 and AVX2, a line window: fast_line.c); all take the same lines and
+ * build the same records (tests/unit/fast_paths.c and the fuzz_fast_paths
+ * target run each against flex and bison).
  */
 enum fast_scan {
-	FAST_SCAN_PORTABLE,       /* plain C: byte loops and eight-byte words */
+	FAST_SCAN_PORTABLE,       /* plain C: byte loops and eight-byte words, no line window */
 	FAST_SCAN_SSE2,           /* 16 bytes a step (x86-64, where SSE2 is always there) */
 	FAST_SCAN_AVX2,           /* 32 bytes a step, when the processor has AVX2 (checked at run time) */
 	FAST_SCAN_LEVELS
