@@ -67,6 +67,10 @@ is "$?" 1 "Qpc without --time-conversion: exit 1"
 grep -q "qpc.nvtxt:2:1: error: time base Qpc counts ticks of a clock whose rate nvtxtc does not know: give --time-conversion=Qpc:lin:NS_A,T_A,FREQ or --time-conversion=Qpc:lerp:NS_A,T_A,NS_B,T_B (see nvtxtc(1), TIME CONVERSION) \[time-conversion\]" "$T/err"
 ok $? "the error says where, why, and which option fixes it"
 sed 's/^/# /' "$T/err" | head -n 3
+is "$(sed -n 2,3p "$T/err")" "    2 | Marker, 7, Qpc, 1, 2, , , \"tick\", 
+      | ^~~~~~" "the error shows the line it is about, read back from the file"
+"$NVTXTC" --emit=chrome - <"$T/qpc.nvtxt" >/dev/null 2>"$T/err"
+is "$?:$(sed -n 2p "$T/err")" "1:1 error generated." "from standard input, which cannot be read back: the error without an excerpt"
 ! [ -e "$T/q.json" ]
 ok $? "no partial output file"
 grep -q '^1 error generated' "$T/err"

@@ -4,12 +4,58 @@
  * back end of --emit, written to standard output or atomically to -o.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "driver.h"
 #include "output.h"
 #include "util.h"
+
+/*
+ * The source of a back end's error (a time that does not convert), found
+ * after the compile has let go of its input: the line is read back from
+ * the file at the location's offset (a window of 4096 bytes around the
+ * column for a long line, as the compile's own excerpts).  Standard input
+ * cannot be read back: no excerpt there.
+ */
+struct reread {
+	int fd;
+	char text[4096];
+};
+
+static const char *reread_line(void *user, const struct nvtxt_loc *loc, size_t *len, uint32_t *first_col)
+{
+	struct reread *r = user;
+	uint64_t skip = loc->col > sizeof r->text / 2 ? loc->col - 1 - sizeof r->text / 2 : 0;
+	ssize_t n = pread(r->fd, r->text, sizeof r->text, (off_t)(loc->line_offset + skip));
+	char *nl;
+
+	if (n < 0)
+		return NULL;
+	nl = memchr(r->text, '\n', (size_t)n);
+	*len = nl ? (size_t)(nl - r->text) : (size_t)n;
+	*first_col = (uint32_t)skip + 1;
+	return r->text;
+}
+
+/* Reports the back end's conversion error msg at loc, with the line's excerpt when path is a file. */
+static void report_backend_error(struct run *run, const char *path, const struct nvtxt_loc *loc,
+				 const char *msg)
+{
+	const struct options *opt = run->opt;
+	struct nvtxt_diag d = { .severity = NVTXT_SEV_ERROR, .check = NVTXT_CHECK_TIME_CONVERSION,
+				.file = input_display(opt, path), .loc = *loc, .message = (char *)msg };
+	struct reread r = { .fd = strcmp(path, "-") != 0 ? open(path, O_RDONLY | O_CLOEXEC) : -1 };
+	struct nvtxt_source src = { &r, reread_line };
+
+	if (run->sink.report)
+		run->sink.report(run->sink.user, &d, r.fd >= 0 ? &src : NULL);
+	if (r.fd >= 0)
+		close(r.fd);
+	run->totals.errors++;
+}
 
 /* One file, its calls to the back end of --emit (if any), written to -o or standard output. */
 static int lint_one(struct run *run, const char *path)
@@ -42,11 +88,7 @@ static int lint_one(struct run *run, const char *path)
 		const char *msg = em->error(state, &loc);
 		if (msg) {
 			/* an error of the input that the back end found: a time that does not convert */
-			struct nvtxt_diag d = { .severity = NVTXT_SEV_ERROR, .check = NVTXT_CHECK_TIME_CONVERSION,
-						.file = input_display(opt, path), .loc = loc, .message = (char *)msg };
-			if (run->sink.report)
-				run->sink.report(run->sink.user, &d, NULL);
-			run->totals.errors++;
+			report_backend_error(run, path, &loc, msg);
 			status = 1;
 		}
 	}
