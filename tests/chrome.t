@@ -43,6 +43,30 @@ grep -v '"name":"fence"' "$T/v.json" >"$T/bad.json"
 "$CHECK" tests/viewer/ranges.nvtxt "$T/bad.json" >"$T/check" 2>&1
 is "$?:$(head -n 1 "$T/check")" "1:chrome_check: markers missing from the export" "chrome_check sees a missing marker"
 
+# Pushes left open at end of file: an E each, innermost first, at the thread's latest time, args.unclosed.
+printf 'RangePush, 100, Manual, 1, 2, , , "outer", \nRangePush, 200, Manual, 1, 2, , , "inner", \nMarker, 350, Manual, 1, 2, , , "m", \nRangePush, 150, Manual, 1, 3, , , "other", \nRangePush, 5, Manual, 1, 4, , , "p", \nRangePop, 9, Manual, 1, 4\n' >"$T/open.nvtxt"
+"$NVTXTC" --emit=chrome "$T/open.nvtxt" 2>/dev/null >"$T/open.json"
+grep '"unclosed"' "$T/open.json" >"$T/out"
+printf '%s\n' '{"name":"other","ph":"E","ts":0.15,"pid":1,"tid":3,"args":{"line":4,"unclosed":true}},' \
+	'{"name":"inner","ph":"E","ts":0.35,"pid":1,"tid":2,"args":{"line":2,"unclosed":true}},' \
+	'{"name":"outer","ph":"E","ts":0.35,"pid":1,"tid":2,"args":{"line":1,"unclosed":true}}' >"$T/want"
+same_file "$T/out" "$T/want" "three pushes left open: closed innermost first at their thread's latest time"
+"$CHECK" "$T/open.nvtxt" "$T/open.json" >/dev/null
+ok $? "the export with closed open pushes checks"
+sed 's/"ts":0.35,"pid":1,"tid":2,"args":{"line":1,/"ts":0.34,"pid":1,"tid":2,"args":{"line":1,/' "$T/open.json" >"$T/bad.json"
+"$CHECK" "$T/open.nvtxt" "$T/bad.json" >"$T/check" 2>&1
+is "$?:$(head -n 1 "$T/check")" "1:chrome_check: event 8: unclosed E at 340 ns, the thread's latest time is 350" \
+	"chrome_check sees an open push closed before its thread's latest time"
+sed -e '/"unclosed"/d' -e 's/"line":6}},$/"line":6}}/' "$T/open.json" >"$T/bad.json"
+"$CHECK" "$T/open.nvtxt" "$T/bad.json" >"$T/check" 2>&1
+is "$?:$(head -n 1 "$T/check")" "1:chrome_check: 3 B events left open (every push left open at end of file gets an E)" \
+	"chrome_check sees open pushes left without an E"
+
+# A name that outgrows its node, then none, then a short one (json-c 0.16 leaked here: check-sanitize).
+printf 'Marker, 1, Manual, 1, 2, , , "a name longer than the first", \nMarker, 2, Manual, 1, 2, , , , \nMarker, 3, Manual, 1, 2, , , "b", \n' >"$T/names.nvtxt"
+"$NVTXTC" --emit=chrome "$T/names.nvtxt" | grep -o '"name":"[^"]*"' | tr '\n' ' ' >"$T/out"
+is "$(cat "$T/out")" '"name":"a name longer than the first" "name":"" "name":"b" ' "names long, empty, short"
+
 # Exact timestamps: microseconds with the nanosecond digits, from a whole-second origin.
 printf 'Marker, 1700000000123456789, ClockMonotonicRaw, 1, 2, , , "m", \nMarker, 1700000000999999999, ClockMonotonicRaw, 1, 2, , , "n", \n' >"$T/big.nvtxt"
 "$NVTXTC" --emit=chrome "$T/big.nvtxt" >"$T/big.json"
@@ -55,6 +79,19 @@ grep -q '"ns":9223372036854775807' "$T/far.json"
 ok $? "INT64_MAX ns, 292 years from the origin: exact in args.ns"
 "$CHECK" "$T/far.nvtxt" "$T/far.json" >/dev/null
 ok $? "the far export checks"
+# ts is the exact decimal, computed in integers: before the origin, and at both ends of int64.
+printf 'Marker, -1500, Relative, 1, 2, , , "a", \nMarker, -1, Relative, 1, 2, , , "b", \nMarker, 9223372036854775807, Relative, 1, 2, , , "c", \nMarker, -9223372036854775808, Relative, 1, 2, , , "d", \n' >"$T/edge.nvtxt"
+"$NVTXTC" --emit=chrome "$T/edge.nvtxt" >"$T/edge.json"
+grep -o '"ts":[^,]*' "$T/edge.json" | tr '\n' ' ' >"$T/ts"
+is "$(cat "$T/ts")" '"ts":-1.5 "ts":-0.001 "ts":9223372036854775.807 "ts":-9223372036854775.808 ' \
+	"ts of -1500, -1, INT64_MAX and INT64_MIN ns: exact decimals of microseconds"
+"$CHECK" "$T/edge.nvtxt" "$T/edge.json" >/dev/null
+ok $? "the int64 edges export and check"
+# The export's library is json-c; jansson's users must still get jansson's json_object_get.
+if command -v objdump >/dev/null 2>&1; then
+	objdump -T "$NVTXTC" | grep -E ' json_object_(get|iter_next)$' | grep -vc '(libjansson' >"$T/n"
+	is "$(cat "$T/n")" 0 "json_object_get and json_object_iter_next bind to jansson (link order -ljansson -ljson-c)"
+fi
 # FileTime: 100 ns since 1601 become ns since 1970.
 printf 'Marker, 133000000000000000, FileTime, 1, 2, , , "2022", \n' >"$T/ft.nvtxt"
 "$NVTXTC" --emit=chrome "$T/ft.nvtxt" | grep -c '"ts":0.0,.*\|"nvtxtc_time_origin_ns":1655526400000000000' >"$T/n"

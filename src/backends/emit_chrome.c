@@ -6,28 +6,42 @@
  *
  *   {"displayTimeUnit":"ns","traceEvents":[EVENT,EVENT,...],"otherData":{...}}
  *
- * Every EVENT and the members around the array are serialised by jansson
- * (json_dumpb into a reused buffer); this file writes only the fixed
- * framing: the braces, the key "traceEvents" with its brackets, and the
- * commas between events.  The JSON values of an event are kept from one
- * event to the next (one template object per phase, sharing value nodes
- * that are updated in place), so an event costs no allocation besides
- * jansson's copy of the name.
+ * Every EVENT and the members around the array are serialised by json-c
+ * (json_object_to_json_string_length, JSON_C_TO_STRING_PLAIN); this file
+ * writes only the fixed framing: the braces, the key "traceEvents" with
+ * its brackets, and the commas between events.
+ *
+ * json-c, not jansson (which the rest of the library uses): serialising
+ * one event costs jansson 2.14 about 22,000 instructions (an snprintf of
+ * every number, and for its loop check an snprintf of every object's
+ * address and a hash table insertion), json-c 0.16 about 8,500 (bench/README.md,
+ * issue 14).  The two libraries' headers cannot be included in one file
+ * and both export json_object_get: this file includes only json-c's and
+ * never calls json_object_get (nor json_object_iter_next), and the link
+ * names -ljansson before -ljson-c, so the rest keeps jansson's.
+ *
+ * Reuse: one template object per event shape (phase, and which of cat,
+ * color, payload and args.ns it has), built at its first use and kept,
+ * with its value nodes, which each event updates in place; an event costs
+ * no allocation (json-c keeps a string's buffer when the new one fits).
  *
  * Timestamps: the Trace Event Format counts microseconds, and viewers
  * read "ts" as a JSON number (a double).  A time of 1.7e18 ns has 19
  * significant digits, more than a double holds, so ts counts from an
  * origin: the first event's time in nanoseconds, rounded toward zero to a
  * whole second, given exactly (an integer) as otherData.nvtxtc_time_origin_ns.
- * An offset below 10^15 ns (11.5 days) has at most 15 significant digits
- * as microseconds with three decimals, which a double holds and jansson
- * prints exactly at precision 15; a larger offset is printed at precision
- * 17 (the nearest double) and the event's exact nanoseconds are added as
- * args.ns.
+ * ts is the exact decimal of the offset in microseconds (us_text: integer
+ * digits, '.', the nanoseconds' three digits without trailing zeros but
+ * at least one), handed to json-c as the serialised form of its double
+ * node (json_object_userdata_to_json_string, the mechanism of
+ * json_object_new_double_s), so no float formatting is involved.  An
+ * offset below 10^15 ns (11.5 days) has at most 15 significant digits,
+ * which a double holds, so a viewer reads it exactly; a larger offset
+ * also gets the event's exact nanoseconds as args.ns.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <jansson.h>
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +50,7 @@
 
 #define NS_PER_S INT64_C(1000000000)
 #define EXACT_OFFSET_LIMIT INT64_C(1000000000000000) /* 10^15 ns: 15 significant digits of us */
+#define DUMP_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /* A category: its name (NULL until NameCategory), its parent, its cached path. */
 struct category {
@@ -49,19 +64,49 @@ struct category {
 
 enum phase { PH_B, PH_E, PH_I, PH_AB, PH_AE, PH_COUNT };
 
+/* What an event shape has besides its phase's fixed members. */
+enum {
+	HAS_CAT = 1,        /* "cat", and args.category_id (not on E and e) */
+	HAS_COLOR = 2,      /* args.color */
+	HAS_PAYLOAD = 4,    /* args.payload */
+	HAS_NS = 8,         /* args.ns: far from the origin */
+	HAS_UNCLOSED = 16,  /* args.unclosed: the E of a push still open at end of file */
+	SHAPES = 32
+};
+
+/* One event shape's object and its value nodes (NULL: not a member). */
+struct shape {
+	struct json_object *obj;
+	struct json_object *name, *cat, *ts, *pid, *tid, *id;
+	struct json_object *category, *color, *payload, *line, *ns;
+	char ts_text[48];           /* the serialised form of ts (us_text) */
+};
+
+/* A thread's latest time so far (where its pushes left open at end of file are closed). */
+struct thread_time {
+	int64_t pid, tid, last_ns;
+};
+
+/* A push left open at end of file, closed by an E at finish. */
+struct open_push {
+	char *name;                 /* its Message, "" without one */
+	int64_t pid, tid;
+	uint32_t line;
+};
+
 struct nvtxt_chrome {
 	FILE *out;
 	struct nvtxt_tconv tc;
 	bool started, any_event, origin_known;
 	int64_t origin_ns;
 
-	/* the reused JSON values */
-	json_t *tmpl[PH_COUNT];
-	json_t *v_name, *v_cat, *v_ts, *v_pid, *v_tid, *v_id;
-	json_t *args, *a_end_args;
-	json_t *a_category, *a_color, *a_payload, *a_line, *a_ns, *a_end_line;
-	char *buf;
-	size_t buf_cap;
+	struct shape *shapes[PH_COUNT][SHAPES];
+
+	struct thread_time *threads;
+	size_t nthreads, threads_cap;
+	struct idmap thread_index;  /* (pid, tid) -> index in threads */
+	struct open_push *open;
+	size_t nopen, open_cap;
 
 	struct category *cats;
 	size_t ncats, cats_cap;
@@ -74,7 +119,7 @@ struct nvtxt_chrome {
 	bool has_error;
 };
 
-static json_t *must(json_t *j)
+static struct json_object *must(struct json_object *j)
 {
 	if (!j) {
 		nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
@@ -82,64 +127,96 @@ static json_t *must(json_t *j)
 	return j;
 }
 
-/* Adds key -> value (a reused node, referenced once more) to obj. */
-static void put(json_t *obj, const char *key, json_t *value)
+/* Adds key -> value (a new node, owned by obj from then on) to obj; returns value. */
+static struct json_object *put(struct json_object *obj, const char *key, struct json_object *value)
 {
-	if (json_object_set(obj, key, value) != 0) {
+	/* the keys are string constants; every key is added once */
+	if (json_object_object_add_ex(obj, key, must(value),
+				      JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT) != 0) {
+		json_object_put(value);
 		nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
 	}
+	return value;
 }
 
-static void put_new(json_t *obj, const char *key, json_t *value)
+/* A string node from the front end's text (valid UTF-8, nvtxt.h). */
+static struct json_object *new_string(struct nvtxt_str s)
 {
-	if (json_object_set_new(obj, key, must(value)) != 0) {
-		nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
+	return must(json_object_new_string_len(s.ptr ? s.ptr : "", (int)s.len));
+}
+
+/*
+ * Sets the string member `key` of obj, whose node is *node, to s.  An
+ * empty s replaces the node by a new one: json-c 0.16's
+ * json_object_set_string_len with length 0 on a node whose text had
+ * outgrown it forgets its buffer (a leak at the next longer text).
+ */
+static void set_member_string(struct json_object *obj, const char *key, struct json_object **node,
+			      struct nvtxt_str s)
+{
+	if (s.len == 0) {
+		struct json_object *fresh = must(json_object_new_string(""));
+		if (json_object_object_add(obj, key, fresh) != 0) { /* frees the old node */
+			json_object_put(fresh);
+			nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
+		}
+		*node = fresh;
+		return;
 	}
+	if (!json_object_set_string_len(*node, s.ptr, (int)s.len))
+		nvtxt_fail(ENOMEM); /* returns from nvtxt_compile, or the driver's guard (util.h) */
+}
+
+/* The shape of phase ph with the members in `has`, built at its first use. */
+static struct shape *shape(struct nvtxt_chrome *c, enum phase ph, unsigned has)
+{
+	static const char *const ph_name[PH_COUNT] = { "B", "E", "i", "b", "e" };
+	struct shape *sh = c->shapes[ph][has];
+	struct json_object *o, *args = NULL;
+
+	if (sh)
+		return sh;
+	sh = c->shapes[ph][has] = xcalloc(1, sizeof *sh);
+	o = sh->obj = must(json_object_new_object());
+	sh->name = put(o, "name", json_object_new_string(""));
+	if (has & HAS_CAT)
+		sh->cat = put(o, "cat", json_object_new_string(""));
+	put(o, "ph", json_object_new_string(ph_name[ph]));
+	if (ph == PH_I)
+		put(o, "s", json_object_new_string("t"));
+	if (ph == PH_AB || ph == PH_AE)
+		sh->id = put(o, "id", json_object_new_int64(0));
+	sh->ts = put(o, "ts", json_object_new_double(0));
+	/* ts is written as ts_text, which every event sets (us_text) */
+	strcpy(sh->ts_text, "0.0");
+	json_object_set_serializer(sh->ts, json_object_userdata_to_json_string, sh->ts_text, NULL);
+	sh->pid = put(o, "pid", json_object_new_int64(0));
+	sh->tid = put(o, "tid", json_object_new_int64(0));
+	if (ph != PH_AE || (has & HAS_NS))
+		args = put(o, "args", json_object_new_object());
+	if (ph != PH_E && ph != PH_AE) {
+		if (has & HAS_CAT)
+			sh->category = put(args, "category_id", json_object_new_int64(0));
+		if (has & HAS_COLOR)
+			sh->color = put(args, "color", json_object_new_string("0x00000000"));
+		if (has & HAS_PAYLOAD)
+			sh->payload = put(args, "payload", json_object_new_int64(0));
+	}
+	if (ph != PH_AE)
+		sh->line = put(args, "line", json_object_new_int64(0));
+	if (has & HAS_UNCLOSED)
+		put(args, "unclosed", json_object_new_boolean(1));
+	if (has & HAS_NS)
+		sh->ns = put(args, "ns", json_object_new_int64(0));
+	return sh;
 }
 
 struct nvtxt_chrome *nvtxt_chrome_new(FILE *out, const struct nvtxt_tconv *tc)
 {
 	struct nvtxt_chrome *c = xcalloc(1, sizeof *c);
-	static const char *const ph_name[PH_COUNT] = { "B", "E", "i", "b", "e" };
 
 	c->out = out;
 	c->tc = *tc;
-	c->v_name = must(json_string(""));
-	c->v_cat = must(json_string(""));
-	c->v_ts = must(json_real(0));
-	c->v_pid = must(json_integer(0));
-	c->v_tid = must(json_integer(0));
-	c->v_id = must(json_integer(0));
-	c->args = must(json_object());
-	c->a_end_args = must(json_object());
-	c->a_category = must(json_integer(0));
-	c->a_color = must(json_string("0x00000000"));
-	c->a_payload = must(json_integer(0));
-	c->a_line = must(json_integer(0));
-	c->a_ns = must(json_integer(0));
-	c->a_end_line = must(json_integer(0));
-	put(c->a_end_args, "line", c->a_end_line);
-	for (int p = 0; p < PH_COUNT; p++) {
-		json_t *t = c->tmpl[p] = must(json_object());
-
-		put(t, "name", c->v_name);
-		if (p != PH_E)
-			put(t, "cat", c->v_cat);
-		put_new(t, "ph", json_string(ph_name[p]));
-		if (p == PH_I)
-			put_new(t, "s", json_string("t"));
-		if (p == PH_AB || p == PH_AE)
-			put(t, "id", c->v_id);
-		put(t, "ts", c->v_ts);
-		put(t, "pid", c->v_pid);
-		put(t, "tid", c->v_tid);
-		if (p == PH_E)
-			put(t, "args", c->a_end_args);
-		else if (p != PH_AE)
-			put(t, "args", c->args);
-	}
-	c->buf_cap = 4096;
-	c->buf = xmalloc(c->buf_cap);
 	return c;
 }
 
@@ -147,21 +224,24 @@ void nvtxt_chrome_free(struct nvtxt_chrome *c)
 {
 	if (!c)
 		return;
-	json_t *nodes[] = { c->v_name, c->v_cat, c->v_ts, c->v_pid, c->v_tid, c->v_id, c->args,
-			    c->a_end_args, c->a_category, c->a_color, c->a_payload, c->a_line, c->a_ns,
-			    c->a_end_line };
 	for (int p = 0; p < PH_COUNT; p++)
-		json_decref(c->tmpl[p]);
-	for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
-		json_decref(nodes[i]);
+		for (int h = 0; h < SHAPES; h++)
+			if (c->shapes[p][h]) {
+				json_object_put(c->shapes[p][h]->obj);
+				free(c->shapes[p][h]);
+			}
 	for (size_t i = 0; i < c->ncats; i++) {
 		free(c->cats[i].name);
 		free(c->cats[i].path);
 	}
 	free(c->cats);
 	idmap_free(&c->cat_index);
+	free(c->threads);
+	idmap_free(&c->thread_index);
+	for (size_t i = 0; i < c->nopen; i++)
+		free(c->open[i].name);
+	free(c->open);
 	free(c->display_name);
-	free(c->buf);
 	free(c);
 }
 
@@ -184,58 +264,51 @@ static int write_bytes(struct nvtxt_chrome *c, const char *p, size_t n)
 	return 0;
 }
 
-/* Serialises j (flags: jansson's) and writes it; returns 0 or -1 with errno. */
-static int write_json(struct nvtxt_chrome *c, const json_t *j, size_t flags)
+/* Serialises j and writes it, without the braces when `inner`; returns 0 or -1 with errno. */
+static int write_json(struct nvtxt_chrome *c, struct json_object *j, bool inner)
 {
-	size_t n = json_dumpb(j, c->buf, c->buf_cap, flags);
+	size_t n;
+	const char *text = json_object_to_json_string_length(j, DUMP_FLAGS, &n);
 
-	if (n == 0) {
-		errno = EINVAL; /* cannot happen: every value is valid */
+	if (!text) {
+		errno = ENOMEM;
 		return -1;
 	}
-	if (n > c->buf_cap) {
-		c->buf_cap = n + n / 2;
-		c->buf = xrealloc(c->buf, c->buf_cap);
-		n = json_dumpb(j, c->buf, c->buf_cap, flags);
+	if (inner) {
+		/* an object's members: its text without the braces ({} has none) */
+		if (n < 2)
+			return 0;
+		text++;
+		n -= 2;
 	}
-	return write_bytes(c, c->buf, n);
+	return write_bytes(c, text, n);
 }
 
 /* The document's start: {"displayTimeUnit":"ns","traceEvents":[ */
 static int start(struct nvtxt_chrome *c)
 {
-	json_t *head;
+	struct json_object *head;
 	int rc;
 
 	if (c->started)
 		return 0;
 	c->started = true;
-	head = must(json_object());
-	put_new(head, "displayTimeUnit", json_string("ns"));
-	rc = write_bytes(c, "{", 1) || write_json(c, head, JSON_COMPACT | JSON_EMBED) ||
-	     write_bytes(c, ",\"traceEvents\":[", 16);
-	json_decref(head);
+	head = must(json_object_new_object());
+	put(head, "displayTimeUnit", json_object_new_string("ns"));
+	rc = write_bytes(c, "{", 1) || write_json(c, head, true) || write_bytes(c, ",\"traceEvents\":[", 16);
+	json_object_put(head);
 	return rc ? -1 : 0;
 }
 
 /* Writes one event object of the array, with the comma before it. */
-static int write_event(struct nvtxt_chrome *c, const json_t *j, size_t precision)
+static int write_event(struct nvtxt_chrome *c, struct json_object *j)
 {
 	if (start(c) != 0)
 		return -1;
-	if (c->any_event && write_bytes(c, ",\n", 2) != 0)
-		return -1;
-	if (!c->any_event && write_bytes(c, "\n", 1) != 0)
+	if (write_bytes(c, c->any_event ? ",\n" : "\n", c->any_event ? 2 : 1) != 0)
 		return -1;
 	c->any_event = true;
-	return write_json(c, j, JSON_COMPACT | JSON_REAL_PRECISION(precision));
-}
-
-static void set_string(json_t *j, struct nvtxt_str s)
-{
-	/* the front end hands over valid UTF-8 (nvtxt.h); jansson checks it again */
-	if (json_string_setn(j, s.ptr ? s.ptr : "", s.len) != 0)
-		json_string_set(j, "\xEF\xBF\xBD"); /* U+FFFD: not valid UTF-8 */
+	return write_json(c, j, false);
 }
 
 /* --- categories --------------------------------------------------------- */
@@ -300,19 +373,18 @@ static const char *category_path(struct nvtxt_chrome *c, uint32_t id)
 static int name_meta(struct nvtxt_chrome *c, const char *what, int64_t pid, int64_t tid,
 		     struct nvtxt_str name)
 {
-	json_t *m = must(json_object()), *args = must(json_object()), *v = must(json_string(""));
+	struct json_object *m = must(json_object_new_object()), *args;
 	int rc;
 
-	put_new(m, "name", json_string(what));
-	put_new(m, "ph", json_string("M"));
-	put_new(m, "pid", json_integer(pid));
+	put(m, "name", json_object_new_string(what));
+	put(m, "ph", json_object_new_string("M"));
+	put(m, "pid", json_object_new_int64(pid));
 	if (tid >= 0)
-		put_new(m, "tid", json_integer(tid));
-	set_string(v, name);
-	put_new(args, "name", v);
-	put_new(m, "args", args);
-	rc = write_event(c, m, 15);
-	json_decref(m);
+		put(m, "tid", json_object_new_int64(tid));
+	args = put(m, "args", json_object_new_object());
+	put(args, "name", new_string(name));
+	rc = write_event(c, m);
+	json_object_put(m);
 	return rc;
 }
 
@@ -330,141 +402,197 @@ static int fail_time(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64
 }
 
 /*
- * Sets v_ts to time t of ev's time base, as microseconds from the origin;
- * returns the precision to print it with (15: exact; 17: the nearest
- * double, and args.ns is set), or -1 with errno and the error message.
+ * The exact decimal of off nanoseconds in microseconds: "-"?, the whole
+ * microseconds, ".", the three digits of the nanoseconds without trailing
+ * zeros but at least one ("400.0", "123475.43", "999999.999").  |off| <
+ * 2^64, so the text has at most 1 + 17 + 1 + 3 characters; buf holds 48.
+ * Returns its length.
  */
-static int set_ts(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t t, bool *exact,
-		  int64_t *ns)
+static size_t us_text(char *buf, __int128 off)
 {
-	__int128 off;
+	unsigned __int128 mag = off < 0 ? -(unsigned __int128)off : (unsigned __int128)off;
+	/* 64-bit division where the magnitude fits (any offset of under 584 years) */
+	uint64_t us = mag >> 64 ? (uint64_t)(mag / 1000) : (uint64_t)mag / 1000;
+	unsigned frac = mag >> 64 ? (unsigned)(mag % 1000) : (unsigned)((uint64_t)mag % 1000);
+	char digits[24];
+	size_t n = 0, len = 0;
 
+	do {
+		digits[n++] = (char)('0' + us % 10);
+		us /= 10;
+	} while (us);
+	if (off < 0)
+		buf[len++] = '-';
+	while (n)
+		buf[len++] = digits[--n];
+	buf[len++] = '.';
+	buf[len++] = (char)('0' + frac / 100);
+	if (frac % 100) {
+		buf[len++] = (char)('0' + frac / 10 % 10);
+		if (frac % 10)
+			buf[len++] = (char)('0' + frac % 10);
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+static int64_t pid_of(const struct nvtxt_event *ev)
+{
+	return (ev->present & NVTXT_BIT(NVTXT_ARG_PROCESS_ID)) ? ev->process_id : 0;
+}
+
+static int64_t tid_of(const struct nvtxt_event *ev)
+{
+	return (ev->present & NVTXT_BIT(NVTXT_ARG_THREAD_ID)) ? ev->thread_id : 0;
+}
+
+/* The entry of thread (pid, tid), added (with last_ns = ns) when new. */
+static struct thread_time *thread_time(struct nvtxt_chrome *c, int64_t pid, int64_t tid, int64_t ns)
+{
+	int inserted;
+	uint32_t *slot = idmap_put(&c->thread_index, (uint64_t)pid, (uint64_t)tid, (uint32_t)c->nthreads,
+				   &inserted);
+
+	if (inserted) {
+		xgrow((void **)&c->threads, &c->threads_cap, c->nthreads + 1, sizeof *c->threads);
+		c->threads[c->nthreads++] = (struct thread_time){ pid, tid, ns };
+	}
+	return &c->threads[*slot];
+}
+
+/* ns is a time of ev's thread: its latest so far? */
+static void note_time(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t ns)
+{
+	struct thread_time *t = thread_time(c, pid_of(ev), tid_of(ev), ns);
+
+	if (ns > t->last_ns)
+		t->last_ns = ns;
+}
+
+/*
+ * Converts time t of ev's time base to nanoseconds (*ns) and its offset
+ * from the origin; *far is set when the offset is 10^15 ns or more (args.ns
+ * needed).  Returns 0, or -1 with errno and the error message.
+ */
+static int convert(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t t, int64_t *ns,
+		   __int128 *off, bool *far)
+{
 	if (nvtxt_tconv_apply(&c->tc, ev->timebase, t, ns) != 0)
 		return fail_time(c, ev, t);
 	if (!c->origin_known) {
 		c->origin_ns = *ns / NS_PER_S * NS_PER_S; /* toward zero: never overflows */
 		c->origin_known = true;
 	}
-	off = (__int128)*ns - c->origin_ns;
-	*exact = off > -EXACT_OFFSET_LIMIT && off < EXACT_OFFSET_LIMIT;
-	json_real_set(c->v_ts, (double)off / 1000.0);
+	*off = (__int128)*ns - c->origin_ns;
+	*far = !(*off > -EXACT_OFFSET_LIMIT && *off < EXACT_OFFSET_LIMIT);
+	note_time(c, ev, *ns);
 	return 0;
 }
 
-/* Fills the shared args object from ev's optional arguments and line. */
-static void set_args(struct nvtxt_chrome *c, const struct nvtxt_event *ev, bool exact, int64_t ns)
+/* Sets the shape's ts (and args.ns, when it has one) from the converted time. */
+static void set_time(struct shape *sh, int64_t ns, __int128 off)
 {
-	static const char hexdig[] = "0123456789ABCDEF";
-	uint32_t p = ev->present;
-
-	if (p & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID)) {
-		json_integer_set(c->a_category, ev->category_id);
-		put(c->args, "category_id", c->a_category);
-	} else {
-		json_object_del(c->args, "category_id");
-	}
-	if (p & NVTXT_BIT(NVTXT_ARG_COLOR)) {
-		char text[11] = "0x";
-		for (int i = 0; i < 8; i++)
-			text[2 + i] = hexdig[(ev->color >> (28 - 4 * i)) & 15];
-		text[10] = '\0';
-		json_string_setn_nocheck(c->a_color, text, 10);
-		put(c->args, "color", c->a_color);
-	} else {
-		json_object_del(c->args, "color");
-	}
-	if (p & NVTXT_BIT(NVTXT_ARG_PAYLOAD)) {
-		json_integer_set(c->a_payload, ev->payload);
-		put(c->args, "payload", c->a_payload);
-	} else {
-		json_object_del(c->args, "payload");
-	}
-	json_integer_set(c->a_line, ev->loc.line);
-	put(c->args, "line", c->a_line);
-	if (!exact) {
-		json_integer_set(c->a_ns, ns);
-		put(c->args, "ns", c->a_ns);
-	} else {
-		json_object_del(c->args, "ns");
-	}
+	us_text(sh->ts_text, off);
+	if (sh->ns)
+		json_object_set_int64(sh->ns, ns);
 }
 
-/* name, cat, pid and tid of an event (name and cat from `named`: a RangePop's push). */
-static void set_common(struct nvtxt_chrome *c, const struct nvtxt_event *ev, const struct nvtxt_event *named,
-		      json_t *tmpl)
+/* The color as a string 0xAARRGGBB. */
+static void set_color(struct json_object *j, uint32_t color)
 {
-	int64_t pid = (ev->present & NVTXT_BIT(NVTXT_ARG_PROCESS_ID)) ? ev->process_id : 0;
-	int64_t tid = (ev->present & NVTXT_BIT(NVTXT_ARG_THREAD_ID)) ? ev->thread_id : 0;
+	static const char hexdig[] = "0123456789ABCDEF";
+	char text[11] = "0x";
 
+	for (int i = 0; i < 8; i++)
+		text[2 + i] = hexdig[(color >> (28 - 4 * i)) & 15];
+	text[10] = '\0';
+	json_object_set_string_len(j, text, 10); /* fits the node's buffer: no allocation */
+}
+
+/* The shape of an event of phase ph (args from ev's optional arguments; far: args.ns). */
+static unsigned shape_bits(const struct nvtxt_event *ev, enum phase ph, bool far)
+{
+	uint32_t p = ev->present;
+	unsigned has = far ? HAS_NS : 0;
+
+	if (ph != PH_E && (p & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID)))
+		has |= HAS_CAT;
+	if (ph == PH_E || ph == PH_AE)
+		return has;
+	if (p & NVTXT_BIT(NVTXT_ARG_COLOR))
+		has |= HAS_COLOR;
+	if (p & NVTXT_BIT(NVTXT_ARG_PAYLOAD))
+		has |= HAS_PAYLOAD;
+	return has;
+}
+
+/*
+ * Fills the shape sh from ev: name (from `named`: a RangePop's push), cat,
+ * pid, tid, and the args the shape has, with `line`.
+ */
+static void fill(struct nvtxt_chrome *c, struct shape *sh, const struct nvtxt_event *ev,
+		 const struct nvtxt_event *named, uint32_t line)
+{
 	if (named->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
-		set_string(c->v_name, named->message);
+		set_member_string(sh->obj, "name", &sh->name, named->message);
 	else
-		json_string_setn_nocheck(c->v_name, "", 0);
-	if (tmpl != c->tmpl[PH_E]) {
-		if (named->present & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID)) {
-			json_string_set(c->v_cat, category_path(c, named->category_id));
-			put(tmpl, "cat", c->v_cat);
-		} else {
-			json_object_del(tmpl, "cat");
-		}
+		set_member_string(sh->obj, "name", &sh->name, (struct nvtxt_str){ "", 0 });
+	if (sh->cat) {
+		const char *path = category_path(c, named->category_id);
+		set_member_string(sh->obj, "cat", &sh->cat, (struct nvtxt_str){ path, strlen(path) });
 	}
-	json_integer_set(c->v_pid, pid);
-	json_integer_set(c->v_tid, tid);
+	json_object_set_int64(sh->pid, pid_of(ev));
+	json_object_set_int64(sh->tid, tid_of(ev));
+	if (sh->category)
+		json_object_set_int64(sh->category, ev->category_id);
+	if (sh->color)
+		set_color(sh->color, ev->color);
+	if (sh->payload)
+		json_object_set_int64(sh->payload, ev->payload);
+	if (sh->line)
+		json_object_set_int64(sh->line, line);
 }
 
 /* A Marker (i), RangePush (B) or RangePop (E). */
 static int timed_event(struct nvtxt_chrome *c, const struct nvtxt_event *ev, enum phase ph)
 {
 	const struct nvtxt_event *named = ph == PH_E && ev->push ? ev->push : ev;
-	bool exact = true;
+	struct shape *sh;
 	int64_t ns;
+	__int128 off;
+	bool far;
 
-	if (set_ts(c, ev, ev->time, &exact, &ns) != 0)
+	if (convert(c, ev, ev->time, &ns, &off, &far) != 0)
 		return -1;
-	set_common(c, ev, named, c->tmpl[ph]);
-	if (ph == PH_E) {
-		json_integer_set(c->a_end_line, ev->loc.line);
-		if (!exact) {
-			json_integer_set(c->a_ns, ns);
-			put(c->a_end_args, "ns", c->a_ns);
-		} else {
-			json_object_del(c->a_end_args, "ns");
-		}
-	} else {
-		set_args(c, ev, exact, ns);
-	}
-	return write_event(c, c->tmpl[ph], exact ? 15 : 17);
+	sh = shape(c, ph, shape_bits(ev, ph, far));
+	set_time(sh, ns, off);
+	fill(c, sh, ev, named, ev->loc.line);
+	return write_event(c, sh->obj);
 }
 
 /* A RangeStartEnd: an async b/e pair whose id is the event's ordinal. */
 static int start_end(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 {
-	bool exact_b = true, exact_e = true;
+	struct shape *b, *e;
 	int64_t ns_b, ns_e;
-	int rc;
+	__int128 off_b, off_e;
+	bool far_b, far_e;
 
-	json_integer_set(c->v_id, (json_int_t)ev->ordinal);
-	set_common(c, ev, ev, c->tmpl[PH_AB]);
-	if (set_ts(c, ev, ev->start, &exact_b, &ns_b) != 0)
+	if (convert(c, ev, ev->start, &ns_b, &off_b, &far_b) != 0)
 		return -1;
-	set_args(c, ev, exact_b, ns_b);
-	if (write_event(c, c->tmpl[PH_AB], exact_b ? 15 : 17) != 0)
+	b = shape(c, PH_AB, shape_bits(ev, PH_AB, far_b));
+	set_time(b, ns_b, off_b);
+	fill(c, b, ev, ev, ev->loc.line);
+	json_object_set_int64(b->id, (int64_t)ev->ordinal);
+	if (write_event(c, b->obj) != 0)
 		return -1;
-	if (set_ts(c, ev, ev->end, &exact_e, &ns_e) != 0)
+	if (convert(c, ev, ev->end, &ns_e, &off_e, &far_e) != 0)
 		return -1;
-	if (ev->present & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID))
-		put(c->tmpl[PH_AE], "cat", c->v_cat);
-	else
-		json_object_del(c->tmpl[PH_AE], "cat");
-	if (!exact_e) {
-		json_t *args = must(json_object());
-		put_new(args, "ns", json_integer(ns_e));
-		json_object_set_new(c->tmpl[PH_AE], "args", args);
-	} else {
-		json_object_del(c->tmpl[PH_AE], "args");
-	}
-	rc = write_event(c, c->tmpl[PH_AE], exact_e ? 15 : 17);
-	return rc;
+	e = shape(c, PH_AE, shape_bits(ev, PH_AE, far_e));
+	set_time(e, ns_e, off_e);
+	fill(c, e, ev, ev, ev->loc.line);
+	json_object_set_int64(e->id, (int64_t)ev->ordinal);
+	return write_event(c, e->obj);
 }
 
 static int chrome_event(void *user, const struct nvtxt_event *ev)
@@ -509,28 +637,70 @@ static int chrome_event(void *user, const struct nvtxt_event *ev)
 	return -1;
 }
 
+/* A push still open at end of file: kept for finish, which closes it. */
+static int chrome_unclosed(void *user, const struct nvtxt_event *push)
+{
+	struct nvtxt_chrome *c = user;
+	struct open_push *o;
+
+	xgrow((void **)&c->open, &c->open_cap, c->nopen + 1, sizeof *c->open);
+	o = &c->open[c->nopen++];
+	o->name = (push->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
+			  ? xstrndup(push->message.ptr ? push->message.ptr : "", push->message.len)
+			  : xstrndup("", 0);
+	o->pid = pid_of(push);
+	o->tid = tid_of(push);
+	o->line = push->loc.line;
+	return 0;
+}
+
+/*
+ * The E events of the pushes left open, innermost first (the reverse of
+ * the pushes' order, so on each thread every E closes the B on top), each
+ * at its thread's latest time, with args.unclosed and the push's line.
+ */
+static int close_open_pushes(struct nvtxt_chrome *c)
+{
+	while (c->nopen) {
+		struct open_push *o = &c->open[--c->nopen];
+		/* the push's own time was noted, so its thread is known */
+		int64_t ns = thread_time(c, o->pid, o->tid, 0)->last_ns;
+		__int128 off = (__int128)ns - c->origin_ns;
+		bool far = !(off > -EXACT_OFFSET_LIMIT && off < EXACT_OFFSET_LIMIT);
+		struct shape *sh = shape(c, PH_E, HAS_UNCLOSED | (far ? HAS_NS : 0));
+		int rc;
+
+		set_time(sh, ns, off);
+		set_member_string(sh->obj, "name", &sh->name, (struct nvtxt_str){ o->name, strlen(o->name) });
+		json_object_set_int64(sh->pid, o->pid);
+		json_object_set_int64(sh->tid, o->tid);
+		json_object_set_int64(sh->line, o->line);
+		rc = write_event(c, sh->obj);
+		free(o->name);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The end: ],"otherData":{...}} */
 static int chrome_finish(void *user)
 {
 	struct nvtxt_chrome *c = user;
-	json_t *tail, *other;
+	struct json_object *tail, *other;
 	int rc;
 
-	if (start(c) != 0)
+	if (start(c) != 0 || close_open_pushes(c) != 0)
 		return -1;
-	tail = must(json_object());
-	other = must(json_object());
-	put_new(other, "producer", json_string("nvtxtc"));
-	if (c->display_name) {
-		json_t *v = json_string(c->display_name);
-		put_new(other, "file_display_name", v ? v : json_string("\xEF\xBF\xBD"));
-	}
+	tail = must(json_object_new_object());
+	other = put(tail, "otherData", json_object_new_object());
+	put(other, "producer", json_object_new_string("nvtxtc"));
+	if (c->display_name)
+		put(other, "file_display_name", json_object_new_string(c->display_name));
 	if (c->origin_known)
-		put_new(other, "nvtxtc_time_origin_ns", json_integer(c->origin_ns));
-	put_new(tail, "otherData", other);
-	rc = write_bytes(c, "\n],", 3) || write_json(c, tail, JSON_COMPACT | JSON_EMBED) ||
-	     write_bytes(c, "}\n", 2);
-	json_decref(tail);
+		put(other, "nvtxtc_time_origin_ns", json_object_new_int64(c->origin_ns));
+	rc = write_bytes(c, "\n],", 3) || write_json(c, tail, true) || write_bytes(c, "}\n", 2);
+	json_object_put(tail);
 	if (rc || fflush(c->out) != 0 || ferror(c->out)) {
 		if (!errno)
 			errno = EIO;
@@ -541,5 +711,6 @@ static int chrome_finish(void *user)
 
 struct nvtxt_backend nvtxt_chrome_backend(struct nvtxt_chrome *c)
 {
-	return (struct nvtxt_backend){ .user = c, .event = chrome_event, .finish = chrome_finish };
+	return (struct nvtxt_backend){ .user = c, .event = chrome_event, .unclosed_push = chrome_unclosed,
+				       .finish = chrome_finish };
 }

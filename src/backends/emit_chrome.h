@@ -11,7 +11,8 @@
  *
  * Memory is bounded by the number of categories (their names and paths),
  * never by the number of events: each event is one JSON object,
- * serialised by jansson into a reused buffer and written at once.
+ * serialised by json-c (emit_chrome.c says why not jansson) and written
+ * at once.
  */
 #ifndef NVTXT_EMIT_CHROME_H
 #define NVTXT_EMIT_CHROME_H

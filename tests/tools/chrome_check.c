@@ -12,7 +12,9 @@
  * RangeStartEnd present exactly once, in file order within its kind, with
  * its name, pid, tid, category, color, payload and line; every time exact
  * to the nanosecond (ts from the origin in otherData, or args.ns); B/E
- * balanced per (pid, tid), each E closing the B on top; b/e pairs with
+ * balanced per (pid, tid), each E closing the B on top, a push left open
+ * at end of file closed by an E with args.unclosed at its thread's latest
+ * time (after the other events); b/e pairs with
  * unique ids; one process_name per NameProcess and a thread_name for each
  * named thread seen.  Prints "ok" or the first difference; exits 0 or 1.
  */
@@ -147,6 +149,23 @@ static int64_t num(json_t *e, const char *key)
 	return json_integer_value(json_object_get(e, key));
 }
 
+/* The latest time of the events of thread (pid, tid): where its unclosed pushes end. */
+static int64_t thread_last_ns(int64_t pid, int64_t tid)
+{
+	int64_t last = INT64_MIN;
+
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct rec *r = &recs[i];
+		if (r->pid != pid || r->tid != tid || r->cmd > NVTXT_CMD_RANGE_START_END)
+			continue;
+		if (r->t0 > last)
+			last = r->t0;
+		if (r->cmd == NVTXT_CMD_RANGE_START_END && r->t1 > last)
+			last = r->t1;
+	}
+	return last;
+}
+
 /* The args of a B, i or b against the record. */
 static void check_args(json_t *e, const struct rec *r, const char *what)
 {
@@ -193,8 +212,8 @@ int main(int argc, char **argv)
 	size_t i, k, nmarker = 0, npush = 0, npop = 0, nse = 0, nproc = 0;
 	size_t imarker = 0, ipush = 0, ipop = 0, ise = 0, iproc = 0;
 	/* B/E stacks per (pid, tid): a flat list of open B names with their thread */
-	struct open_b { int64_t pid, tid; const char *name; } *stack;
-	size_t depth = 0;
+	struct open_b { int64_t pid, tid; const char *name; uint32_t line; } *stack;
+	size_t depth = 0, nunclosed = 0;
 	int fd;
 
 	if (argc < 3) {
@@ -276,9 +295,31 @@ int main(int argc, char **argv)
 			CHECK(event_ns(e) == r->t0, "push at line %u: %" PRId64 " ns, expected %" PRId64, r->line,
 			      event_ns(e), r->t0);
 			check_args(e, r, "push");
-			stack[depth++] = (struct open_b){ r->pid, r->tid, r->message };
+			stack[depth++] = (struct open_b){ r->pid, r->tid, r->message, r->line };
+		} else if (strcmp(ph, "E") == 0 && json_is_true(json_object_get(json_object_get(e, "args"), "unclosed"))) {
+			/* a push left open at end of file: closed at its thread's latest time */
+			size_t top;
+			int64_t pid = num(e, "pid"), tid = num(e, "tid");
+			nunclosed++;
+			for (top = depth; top > 0; top--)
+				if (stack[top - 1].pid == pid && stack[top - 1].tid == tid)
+					break;
+			CHECK(top > 0, "event %zu: an unclosed E without an open B on its thread", i);
+			if (top == 0)
+				continue;
+			CHECK(strcmp(stack[top - 1].name, str(e, "name")) == 0,
+			      "event %zu: unclosed E named '%s' closes B '%s'", i, str(e, "name"), stack[top - 1].name);
+			CHECK(num(json_object_get(e, "args"), "line") == stack[top - 1].line,
+			      "event %zu: unclosed E: args.line %" PRId64 ", the push is at line %u", i,
+			      num(json_object_get(e, "args"), "line"), stack[top - 1].line);
+			CHECK(event_ns(e) == thread_last_ns(pid, tid),
+			      "event %zu: unclosed E at %" PRId64 " ns, the thread's latest time is %" PRId64, i,
+			      event_ns(e), thread_last_ns(pid, tid));
+			memmove(&stack[top - 1], &stack[top], (depth - top) * sizeof *stack);
+			depth--;
 		} else if (strcmp(ph, "E") == 0) {
 			size_t top;
+			CHECK(nunclosed == 0, "event %zu: an E of a pop after the E of an unclosed push", i);
 			r = NEXT(ipop, NVTXT_CMD_RANGE_POP);
 			CHECK(r, "event %zu: an E event more than the %zu pops", i, npop);
 			if (!r)
@@ -349,8 +390,8 @@ int main(int argc, char **argv)
 	CHECK(ipop >= nrecs || !NEXT(ipop, NVTXT_CMD_RANGE_POP), "pops missing from the export");
 	CHECK(ise >= nrecs || !NEXT(ise, NVTXT_CMD_RANGE_START_END), "start/end ranges missing from the export");
 	CHECK(iproc >= nrecs || !NEXT(iproc, NVTXT_CMD_NAME_PROCESS), "process names missing from the export");
-	CHECK(depth == npush - npop, "%zu B events left open, expected %zu (the unclosed pushes)", depth,
-	      npush - npop);
+	CHECK(depth == 0, "%zu B events left open (every push left open at end of file gets an E)", depth);
+	CHECK(nunclosed == npush - npop, "%zu E events of unclosed pushes, expected %zu", nunclosed, npush - npop);
 	if (failures)
 		return done(1, doc, stack);
 	printf("ok: %zu markers, %zu pushes, %zu pops, %zu start/end ranges, %zu process names\n", nmarker, npush,
