@@ -28,6 +28,14 @@ is "$(cat "$T/n"):$(head -n 1 "$T/out")" "2:corpus-vse-example.nvtxt" "two files
 "$NVTXTC" info --format=json corpus-vse-example.nvtxt categories-and-names.nvtxt >"$T/out" 2>/dev/null
 grep -c '^      "file": ' "$T/out" >"$T/n"
 is "$(cat "$T/n")" 2 "two files in the JSON array"
+# Distinct messages: equal only byte for byte (lengths around the 4- and 8-byte words of the hash and compare).
+: >"$T/msgs.nvtxt"
+for m in a b a ab abcd abce abcd abcdefgh abcdefgi abcdefgh abcdefghX xbcdefghX abcdefghX \
+	abcdefghijklmnop abcdefghijklmnoq abcdefghijklmnop abcdefgHijklmnop; do
+	printf 'Marker, 1, Manual, 1, 2, , , "%s", \n' "$m" >>"$T/msgs.nvtxt"
+done
+"$NVTXTC" info "$T/msgs.nvtxt" | sed -n 's/^  distinct messages: //p' >"$T/n"
+is "$(cat "$T/n")" 12 "12 distinct messages among 17"
 # A file with errors: described by its valid events, exit 1.
 printf 'Marker, 1, Manual, 1, 2,,,,\nRangePop, 5, Manual, 1, 2\n' >"$T/bad.nvtxt"
 "$NVTXTC" info "$T/bad.nvtxt" >"$T/out" 2>"$T/err"

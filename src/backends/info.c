@@ -46,8 +46,7 @@ struct nvtxt_info {
 	uint64_t by_command[NVTXT_CMD_COUNT];
 	uint64_t total;
 	struct {
-		uint64_t events;
-		int64_t min, max;
+		uint64_t events;    /* times seen; the first and last are the threads' */
 	} tb[NVTXT_TB_COUNT];
 
 	struct thread *threads;
@@ -168,7 +167,12 @@ static struct thread *thread_of(struct nvtxt_info *info, const struct nvtxt_even
 	slot = idmap_put(&info->thread_index, (uint64_t)pid, (uint64_t)tid, (uint32_t)info->nthreads, &inserted);
 	if (inserted) {
 		xgrow((void **)&info->threads, &info->threads_cap, info->nthreads + 1, sizeof *info->threads);
-		info->threads[info->nthreads++] = (struct thread){ .pid = pid, .tid = tid };
+		info->threads[info->nthreads] = (struct thread){ .pid = pid, .tid = tid };
+		for (int tb = 0; tb < NVTXT_TB_COUNT; tb++) {
+			info->threads[info->nthreads].min[tb] = INT64_MAX;
+			info->threads[info->nthreads].max[tb] = INT64_MIN;
+		}
+		info->nthreads++;
 	}
 	*h = (struct thread_hint){ pid, tid, *slot + 1 };
 	return &info->threads[*slot];
@@ -220,16 +224,45 @@ static uint64_t message_hash(const char *p, size_t len)
 
 static void see_time(struct nvtxt_info *info, struct thread *t, enum nvtxt_timebase tb, int64_t v)
 {
-	if (!info->tb[tb].events || v < info->tb[tb].min)
-		info->tb[tb].min = v;
-	if (!info->tb[tb].events || v > info->tb[tb].max)
-		info->tb[tb].max = v;
+	/* the time base's first and last are its threads' (nvtxt_info_json): only counted here */
 	info->tb[tb].events++;
-	if (!(t->tb_mask & (1u << tb)) || v < t->min[tb])
+	if (v < t->min[tb])
 		t->min[tb] = v;
-	if (!(t->tb_mask & (1u << tb)) || v > t->max[tb])
+	if (v > t->max[tb])
 		t->max[tb] = v;
 	t->tb_mask |= 1u << tb;
+}
+
+/* memcmp(a, b, n) == 0 by words, the last one overlapping (messages are short: a call to memcmp cost as much). */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return false;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return u == v;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
 }
 
 static void see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
@@ -259,7 +292,7 @@ static void see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
 	h = message_hash(ev->message.ptr, ev->message.len);
 	for (i = h & (info->msgs_cap - 1); info->msgs[i].text; i = (i + 1) & (info->msgs_cap - 1))
 		if (info->msgs[i].hash == h && info->msgs[i].len == ev->message.len &&
-		    memcmp(info->msgs[i].text, ev->message.ptr, ev->message.len) == 0)
+		    same_bytes(info->msgs[i].text, ev->message.ptr, ev->message.len))
 			return;
 	info->msgs[i] = (struct msg){ h, xstrndup(ev->message.ptr ? ev->message.ptr : "", ev->message.len),
 				      ev->message.len };
@@ -273,11 +306,30 @@ static char *message_copy(const struct nvtxt_event *ev)
 	return xstrndup(ev->message.ptr ? ev->message.ptr : "", ev->message.len);
 }
 
-/* A range from `from` (time a) to `to` (time b), both of ev's time base. */
-static void see_range(struct nvtxt_info *info, const struct nvtxt_event *ev, int64_t a, int64_t b,
-		      uint32_t end_line, bool start_end)
+/* Inserts a range of rank pos into the longest ranges (see_range decided it belongs there). */
+static __attribute__((noinline)) void top_insert(struct nvtxt_info *info, size_t pos, const struct nvtxt_event *ev,
+						 bool ns, i128 duration, uint32_t end_line, bool start_end)
 {
-	struct range r;
+	struct range r = { .line = ev->loc.line, .end_line = end_line, .tb = ev->timebase, .ns = ns,
+			   .duration = duration, .start_end = start_end };
+
+	r.pid = (ev->present & NVTXT_BIT(NVTXT_ARG_PROCESS_ID)) ? ev->process_id : 0;
+	r.tid = (ev->present & NVTXT_BIT(NVTXT_ARG_THREAD_ID)) ? ev->thread_id : 0;
+	if (info->ntop == NVTXT_INFO_TOP)
+		free(info->top[--info->ntop].message);
+	memmove(&info->top[pos + 1], &info->top[pos], (info->ntop - pos) * sizeof r);
+	r.message = message_copy(ev);
+	info->top[pos] = r;
+	info->ntop++;
+}
+
+/*
+ * A range from time a to time b, both of ev's time base: one of the
+ * longest?  (Most are not: one comparison with the shortest kept.)
+ */
+static inline void see_range(struct nvtxt_info *info, const struct nvtxt_event *ev, int64_t a, int64_t b,
+			     uint32_t end_line, bool start_end)
+{
 	int64_t na, nb;
 	bool ns;
 	i128 duration;
@@ -296,18 +348,8 @@ static void see_range(struct nvtxt_info *info, const struct nvtxt_event *ev, int
 		if (q->ns > ns || (q->ns == ns && q->duration >= duration))
 			break;
 	}
-	if (pos >= NVTXT_INFO_TOP)
-		return;
-	r = (struct range){ .line = ev->loc.line, .end_line = end_line, .tb = ev->timebase, .ns = ns,
-			    .duration = duration, .start_end = start_end };
-	r.pid = (ev->present & NVTXT_BIT(NVTXT_ARG_PROCESS_ID)) ? ev->process_id : 0;
-	r.tid = (ev->present & NVTXT_BIT(NVTXT_ARG_THREAD_ID)) ? ev->thread_id : 0;
-	if (info->ntop == NVTXT_INFO_TOP)
-		free(info->top[--info->ntop].message);
-	memmove(&info->top[pos + 1], &info->top[pos], (info->ntop - pos) * sizeof r);
-	r.message = message_copy(ev);
-	info->top[pos] = r;
-	info->ntop++;
+	if (pos < NVTXT_INFO_TOP)
+		top_insert(info, pos, ev, ns, duration, end_line, start_end);
 }
 
 static int info_event(void *user, const struct nvtxt_event *ev)
@@ -536,17 +578,26 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 	arr = must(json_array());
 	for (int tb = 0; tb < NVTXT_TB_COUNT; tb++) {
 		json_t *t;
-		int64_t a, b;
+		int64_t a, b, first, last;
 
 		if (!info->tb[tb].events)
 			continue;
+		first = INT64_MAX;
+		last = INT64_MIN;
+		for (size_t i = 0; i < info->nthreads; i++) {
+			const struct thread *th = &info->threads[i];
+			if ((th->tb_mask & (1u << tb)) && th->min[tb] < first)
+				first = th->min[tb];
+			if ((th->tb_mask & (1u << tb)) && th->max[tb] > last)
+				last = th->max[tb];
+		}
 		t = must(json_object());
 		put(t, "name", json_string(nvtxt_timebase_name((enum nvtxt_timebase)tb)));
 		put(t, "times", json_integer((json_int_t)info->tb[tb].events));
-		put(t, "first", json_integer(info->tb[tb].min));
-		put(t, "last", json_integer(info->tb[tb].max));
-		if (nvtxt_tconv_apply(&info->tc, (enum nvtxt_timebase)tb, info->tb[tb].min, &a) == 0 &&
-		    nvtxt_tconv_apply(&info->tc, (enum nvtxt_timebase)tb, info->tb[tb].max, &b) == 0) {
+		put(t, "first", json_integer(first));
+		put(t, "last", json_integer(last));
+		if (nvtxt_tconv_apply(&info->tc, (enum nvtxt_timebase)tb, first, &a) == 0 &&
+		    nvtxt_tconv_apply(&info->tc, (enum nvtxt_timebase)tb, last, &b) == 0) {
 			put(t, "first_ns", json_integer(a));
 			put(t, "last_ns", json_integer(b));
 		}
