@@ -9,8 +9,9 @@
  * with the info collector.  Properties: when the file has no errors and
  * every time converted, the export is one JSON object that jansson parses,
  * with a traceEvents array holding at least one event for each Marker,
- * RangePush, RangePop and RangeStartEnd; the info report builds and
- * prints.  Aborts otherwise.
+ * RangePush, RangePop and RangeStartEnd, and its B and E events balanced
+ * on every (pid, tid) (a push left open at end of file gets an E too); the
+ * info report builds and prints.  Aborts otherwise.
  */
 #include "fuzz_common.h"
 
@@ -21,6 +22,43 @@
 #include "timeconv.h"
 
 static size_t timed_events;
+
+/*
+ * True when every thread's E events close its B events: never more E than
+ * B so far, none left open at the end (a linear list of threads: fuzz
+ * inputs are small).
+ */
+static bool balanced(json_t *events)
+{
+	struct open { json_int_t pid, tid; long depth; } *open = NULL;
+	size_t n = 0, i, k;
+	bool ok = true;
+	json_t *e;
+
+	json_array_foreach(events, i, e) {
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		json_int_t pid = json_integer_value(json_object_get(e, "pid"));
+		json_int_t tid = json_integer_value(json_object_get(e, "tid"));
+
+		if (!ph || (strcmp(ph, "B") != 0 && strcmp(ph, "E") != 0))
+			continue;
+		for (k = 0; k < n && (open[k].pid != pid || open[k].tid != tid); k++)
+			;
+		if (k == n) {
+			struct open *grown = realloc(open, (n + 1) * sizeof *open);
+			if (!grown)
+				fuzz_die("realloc");
+			open = grown;
+			open[n++] = (struct open){ pid, tid, 0 };
+		}
+		open[k].depth += ph[0] == 'B' ? 1 : -1;
+		ok = ok && open[k].depth >= 0;
+	}
+	for (k = 0; k < n; k++)
+		ok = ok && open[k].depth == 0;
+	free(open);
+	return ok;
+}
 
 static int count_event(void *user, const struct nvtxt_event *ev)
 {
@@ -75,9 +113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		co.fd = fuzz_input_fd(data, size, false);
 		co.backend = &counter;
 		nvtxt_compile(&co, &res);
-		if (!doc || !json_is_array(events) || json_array_size(events) < timed_events) {
-			fprintf(stderr, "export is not a trace (%s, %zu events for %zu calls):\n%.*s\n",
+		if (!doc || !json_is_array(events) || json_array_size(events) < timed_events || !balanced(events)) {
+			fprintf(stderr, "export is not a trace (%s, %zu events for %zu calls, B/E %s):\n%.*s\n",
 				doc ? "JSON" : jerr.text, json_array_size(events), timed_events,
+				doc && balanced(events) ? "balanced" : "not balanced",
 				(int)(o.len > 4000 ? 4000 : o.len), o.text);
 			abort();
 		}
