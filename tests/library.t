@@ -7,15 +7,13 @@
 # its internal symbols local, so a program with its own xmalloc links.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-# The library under test is the default build's: under `make check-sanitize`
-# the variables of the outer make (B=build/san, sanitizer CFLAGS) would
-# otherwise reach the makes below through MAKEFLAGS, and the example, built
-# without the sanitizers, could not link or run against them.
-unset MAKEFLAGS MFLAGS MAKELEVEL
-# the library of the plain build, even under make check-sanitize (whose
-# B= and CFLAGS= reach this make through MAKEFLAGS): users link it without
-# the sanitizers' runtime
-unset MAKEFLAGS MFLAGS MAKELEVEL
+# The library under test is the default build's, which users link without
+# the sanitizers' runtime.  Under `make check-sanitize` the variables of the
+# outer make (B=build/san, BIN=, the sanitizer CFLAGS and LDFLAGS) reach the
+# makes below through MAKEFLAGS and, being set on its command line, through
+# the environment: left there, they would rebuild the plain build's stale
+# objects with the sanitizers, and the example could not link against them.
+unset MAKEFLAGS MFLAGS MAKELEVEL CFLAGS LDFLAGS B BIN
 make -s libs >"$T/log" 2>&1
 ok $? "make libs"
 so=build/libnvtxt.so.0
