@@ -25,11 +25,12 @@ struct nvtxt_payload_reader;
  * A writer that lowers the event stream to a payload file on `out`, a
  * seekable stream opened for writing by the caller and positioned at
  * offset 0.  Writes the 64-byte header placeholder at once; batches are
- * flushed every 65536 events or 8 MiB of records and strings, so memory
- * stays bounded: the writer keeps the buffers of its largest set of
- * pending batches (blocks of 64 KiB) until it is freed, and allocates no
- * more once it has them.  `finish` writes the time domains and schemas and
- * patches the header.
+ * flushed as one flush group every 16384 records or 2 MiB of records and
+ * strings, each schema (and its time domain) right before its first batch,
+ * so memory stays bounded: the writer keeps the buffers of its largest set
+ * of pending batches (blocks of 64 KiB) until it is freed, and allocates
+ * no more once it has them.  `finish` flushes the last group and patches
+ * the header (the only seek).
  * Returns NULL with errno set (ENOMEM, or the write's error).  The writer
  * never closes `out`.
  */
@@ -40,8 +41,8 @@ void nvtxt_payload_writer_free(struct nvtxt_payload_writer *w);
  * The back end of a writer.  Its callbacks return -1 with errno set on a
  * write error (EIO when the stream's error flag is set without errno),
  * ENOMEM, or EINVAL when the event stream breaks the contract of backend.h
- * (an ordinal out of sequence, a RangePop without its push, a string with
- * a NUL byte); after an error the writer ignores further calls and its
+ * (an ordinal out of sequence, a TimeBase out of range, a string with a NUL
+ * byte); a RangePop needs no ev->push (its record is its own); after an error the writer ignores further calls and its
  * output is garbage.
  */
 struct nvtxt_backend nvtxt_payload_backend(struct nvtxt_payload_writer *w);
@@ -50,41 +51,75 @@ struct nvtxt_backend nvtxt_payload_backend(struct nvtxt_payload_writer *w);
 bool nvtxt_payload_sniff(const void *data, size_t size);
 
 /*
- * Validates a payload image of `size` bytes at `data` (any alignment; the
- * caller keeps it alive and unchanged until nvtxt_payload_reader_free) and
- * builds the index of its calls.  Returns 0 and stores a reader in *r, or
- * returns -1, stores NULL and writes a one-line message without a trailing
- * newline into err (always NUL-terminated when errlen > 0), e.g.
- * "offset 1234: batch of schema 16777216: expected an event size that
- * divides 560, found 56 x 10.5".  Every size, offset, string and index is
- * checked before use, so any input is safe.  ENOMEM is reported as
- * "out of memory".
+ * Where a reader gets its bytes: reads up to n bytes into buf and returns
+ * how many (0 only at the end of the input), or -1 with errno set, as
+ * read(2) does (-1 with EINTR is retried).
+ */
+typedef ptrdiff_t (*nvtxt_payload_read_fn)(void *user, void *buf, size_t n);
+
+/* What the reading functions return besides 0. */
+#define NVTXT_PAYLOAD_EFORMAT (-1) /* the file breaks nvtxt-payload(5) */
+#define NVTXT_PAYLOAD_EIO (-2)     /* reading, writing or memory failed (errno) */
+
+/*
+ * A reader of the payload file that `read` gives (called with `user`),
+ * read once, front to back, as a stream: a pipe is read like a file, and
+ * the reader's memory does not grow with the file (nvtxt-payload(5),
+ * READING AS A STREAM).  Reads and checks the 64-byte header now; the
+ * sections are read and checked by the one function that consumes them,
+ * nvtxt_payload_decompile or nvtxt_payload_dump, so a reader serves one
+ * of them once.
+ * Returns 0 and stores the reader in *r, or returns -1, stores NULL and
+ * writes a one-line message without a trailing newline into err (always
+ * NUL-terminated when errlen > 0): "offset N: expected ..., found ..." for
+ * a bad header, "read error: ..." or "out of memory" otherwise
+ * (nvtxt_payload_reader_errno is not available then: there is no reader).
+ */
+int nvtxt_payload_reader_new(struct nvtxt_payload_reader **r, nvtxt_payload_read_fn read,
+			     void *user, char *err, size_t errlen);
+/*
+ * The same for an image of `size` bytes at `data` (any alignment; the
+ * caller keeps it alive and unchanged until nvtxt_payload_reader_free).
+ * The header's file size must be `size`.
  */
 int nvtxt_payload_open(struct nvtxt_payload_reader **r, const void *data, size_t size,
 		       char *err, size_t errlen);
 void nvtxt_payload_reader_free(struct nvtxt_payload_reader *r);
+/* After NVTXT_PAYLOAD_EIO: the errno of the failure (ENOMEM, a read or write error). */
+int nvtxt_payload_reader_errno(const struct nvtxt_payload_reader *r);
 
 /*
- * Re-creates the original calls in file order and feeds them to `be`:
- * `event` for every call (a RangePush at its ordinal, then its RangePop
- * with ev->push set), then `unclosed_push` (if not NULL) for every push
- * that was never popped, in push order, then `finish`.  ev->loc is
- * {0, 0, 0, 0}; ev->ordinal is the original ordinal.  Returns 0, or -1
- * with the message "write error: ..." in err when a callback failed.
+ * Reads the rest of the file, checking every section, and re-creates the
+ * original calls in ordinal (file) order: `event` for every call, then
+ * `finish`.  Every call is one record: a RangePop arrives with its own
+ * Time, TimeBase, ProcessId and ThreadId and ev->push NULL (pairing it with
+ * its push is the front end's job when the normal form is compiled), and
+ * `unclosed_push` is never called.  ev->loc is {0, 0, 0, 0}; ev->ordinal
+ * is the original ordinal; strings point into the reader's buffers and
+ * are valid during the callback only.  The calls before a format error
+ * have been handed on when it is found.
+ * Returns 0; NVTXT_PAYLOAD_EFORMAT with "offset N: expected ..., found
+ * ..." in err; NVTXT_PAYLOAD_EIO with "read error: ...", "out of memory"
+ * or "write error: ..." (a callback failed) in err.
  */
-int nvtxt_payload_decompile(const struct nvtxt_payload_reader *r,
-			    const struct nvtxt_backend *be, char *err, size_t errlen);
+int nvtxt_payload_decompile(struct nvtxt_payload_reader *r, const struct nvtxt_backend *be,
+			    char *err, size_t errlen);
 
 /*
- * Prints the file for a person: the header, the time domains, every schema
- * with its entries, then every batch with each of its records decoded
- * entry by entry.  Returns 0, or -1 on a write error (errno set).
+ * Reads the rest of the file and prints it for a person, section by
+ * section as they come: the header, then each time domain, schema (with
+ * its entries) and batch (with each of its records decoded entry by
+ * entry).  At a format error it stops, having printed the sections before.
+ * Returns 0; NVTXT_PAYLOAD_EFORMAT or NVTXT_PAYLOAD_EIO with the message
+ * in err as nvtxt_payload_decompile; a write error on `out` is
+ * NVTXT_PAYLOAD_EIO with "write error: ..." (errno set).
  */
-int nvtxt_payload_dump(const struct nvtxt_payload_reader *r, FILE *out);
+int nvtxt_payload_dump(struct nvtxt_payload_reader *r, FILE *out, char *err, size_t errlen);
 
 /*
- * The name of the last SetFileDisplayName call, or NULL when there is
- * none; points into the image (NUL-terminated, valid UTF-8).
+ * The name of the last SetFileDisplayName call read so far (after
+ * nvtxt_payload_decompile or nvtxt_payload_dump: the file's), or NULL
+ * when there is none; owned by the reader, NUL-terminated, valid UTF-8.
  */
 const char *nvtxt_payload_display_name(const struct nvtxt_payload_reader *r);
 

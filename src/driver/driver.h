@@ -225,20 +225,30 @@ int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		struct totals *totals, const char *path, int fd, const char *display,
 		const struct nvtxt_backend *be, struct nvtxt_fmt *fmt, const struct output_ref *out);
 
-/* A payload file read into memory and validated. */
+/* A payload file being read as a stream (nvtxt_payload_reader_new). */
 struct payload_file {
-	unsigned char *data;
-	size_t size;
 	struct nvtxt_payload_reader *r;
+	int fd;
+	unsigned char prefix[8];   /* bytes already read from fd, handed out first */
+	size_t nprefix, prefix_off;
+	const char *display;
 };
 /*
- * Reads fd from its current position to EOF (a file, a pipe or a FIFO),
- * after the nprefix bytes already read from it at `prefix`, and validates
- * the whole (nvtxt-payload(5)).  Returns 0; 1 for an invalid payload; 2 on
- * a read error (reported).
+ * Opens a payload reader on fd from its current position (a file, a pipe
+ * or a FIFO), after the nprefix bytes already read from it at `prefix`,
+ * and checks the header; the sections are checked as they are consumed.
+ * pf must stay where it is while the reader is used.  Returns 0; 1 for an
+ * invalid header; 2 on a read error (reported).
  */
 int payload_load(int fd, const void *prefix, size_t nprefix, const char *display,
 		 struct payload_file *pf, const struct nvtxt_diag_sink *sink);
+/*
+ * Reports the failure `rc` (NVTXT_PAYLOAD_EFORMAT or _EIO) of a function
+ * that consumed pf's reader, with its message err; returns the exit
+ * status (1 or 2).
+ */
+int payload_report(const struct payload_file *pf, int rc, const char *err,
+		   const struct nvtxt_diag_sink *sink);
 void payload_free(struct payload_file *pf);
 
 /* Copies `from` (rewound) to `to`; 0, or -1 with errno set. */

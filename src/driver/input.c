@@ -210,49 +210,62 @@ int spool_fd(int fd0)
 	return fd;
 }
 
+/* The reader's source: the prefix, then fd. */
+static ptrdiff_t payload_read(void *user, void *buf, size_t n)
+{
+	struct payload_file *pf = user;
+
+	if (pf->prefix_off < pf->nprefix) {
+		size_t k = pf->nprefix - pf->prefix_off < n ? pf->nprefix - pf->prefix_off : n;
+		memcpy(buf, pf->prefix + pf->prefix_off, k);
+		pf->prefix_off += k;
+		return (ptrdiff_t)k;
+	}
+	return read(pf->fd, buf, n);
+}
+
 int payload_load(int fd, const void *prefix, size_t nprefix, const char *display,
 		 struct payload_file *pf, const struct nvtxt_diag_sink *sink)
 {
-	size_t cap = 65536;
-	ssize_t n;
 	char err[512];
 
 	memset(pf, 0, sizeof *pf);
-	pf->data = malloc(cap);
-	if (!pf->data)
-		goto io;
+	pf->fd = fd;
+	pf->display = display;
+	if (nprefix > sizeof pf->prefix)
+		nprefix = sizeof pf->prefix;
 	if (nprefix)
-		memcpy(pf->data, prefix, nprefix);
-	pf->size = nprefix;
-	/* read(), not pread(): a pipe or a FIFO is read like a file */
-	while ((n = read(fd, pf->data + pf->size, cap - pf->size)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto io;
-		pf->size += (size_t)n;
-		if (pf->size == cap) {
-			unsigned char *p = realloc(pf->data, cap * 2);
-			if (!p)
-				goto io;
-			pf->data = p;
-			cap *= 2;
+		memcpy(pf->prefix, prefix, nprefix);
+	pf->nprefix = nprefix;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (nvtxt_payload_reader_new(&pf->r, payload_read, pf, err, sizeof err) != 0) {
+		if (strncmp(err, "offset ", 7) == 0) {
+			nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_PAYLOAD_FORMAT, NVTXT_SEV_ERROR,
+						    display, "%s", err);
+			return 1;
 		}
-	}
-	if (nvtxt_payload_open(&pf->r, pf->data, pf->size, err, sizeof err) != 0) {
-		nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_PAYLOAD_FORMAT, NVTXT_SEV_ERROR, display, "%s", err);
-		return 1;
+		io_error(sink, NULL, "cannot read '%s': %s", display, err);
+		return 2;
 	}
 	return 0;
-io:
-	io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
+}
+
+int payload_report(const struct payload_file *pf, int rc, const char *err,
+		   const struct nvtxt_diag_sink *sink)
+{
+	if (rc == NVTXT_PAYLOAD_EFORMAT) {
+		nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_PAYLOAD_FORMAT, NVTXT_SEV_ERROR,
+					    pf->display, "%s", err);
+		return 1;
+	}
+	io_error(sink, NULL, "cannot read '%s': %s", pf->display, err);
 	return 2;
 }
 
 void payload_free(struct payload_file *pf)
 {
 	nvtxt_payload_reader_free(pf->r);
-	free(pf->data);
+	pf->r = NULL;
 }
 
 /* Reads up to n bytes (fewer only at end of input); the count, or -1. */
@@ -358,9 +371,10 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 		return 2;
 	}
 	text = nvtxt_emit_nvtxt_backend(nw);
-	if (nvtxt_payload_decompile(pf.r, &text, err, sizeof err) != 0) {
-		nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_PAYLOAD_FORMAT, NVTXT_SEV_ERROR, display, "%s", err);
-		status = 1;
+	if ((status = nvtxt_payload_decompile(pf.r, &text, err, sizeof err)) != 0) {
+		if (status == NVTXT_PAYLOAD_EIO && ferror(nf))
+			io_error(sink, NULL, "writing a temporary file: %s", strerror(errno));
+		status = status == NVTXT_PAYLOAD_EIO && ferror(nf) ? 2 : payload_report(&pf, status, err, sink);
 	} else if (fflush(nf) != 0 || lseek(fileno(nf), 0, SEEK_SET) != 0) {
 		io_error(sink, NULL, "writing a temporary file: %s", strerror(errno));
 		status = 2;

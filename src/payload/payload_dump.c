@@ -2,6 +2,7 @@
  * payload_dump.c - `nvtxtc dump`: a validated payload file printed for a
  * person, section by section, with every record decoded entry by entry.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,8 +90,6 @@ static void dump_record(FILE *out, const struct pr_batch *b, const unsigned char
 		default:
 			if (e->role == PL_R_PRESENT)
 				fprintf(out, "0x%" PRIx64, v);
-			else if (e->role == PL_R_POP_ORDINAL && v == PL_NO_POP)
-				fputs("none", out);
 			else
 				fprintf(out, "%" PRIu64, v);
 		}
@@ -98,66 +97,95 @@ static void dump_record(FILE *out, const struct pr_batch *b, const unsigned char
 	fputc('\n', out);
 }
 
-int nvtxt_payload_dump(const struct nvtxt_payload_reader *r, FILE *out)
+static void dump_time_domain(FILE *out, const struct pr_time_domain *td)
 {
-	const unsigned char *h = r->data;
+	const unsigned char *p = td->rec;
+
+	fprintf(out, "time domain %" PRIu64 " at %" PRIu64 ": TimeBase %s, "
+		"timestampTypeId %" PRIu64 " (%s), scopeId %" PRIu64 ", timerFlags 0x%"
+		PRIx64 ", timerResolution %" PRId64 ", timerStart %" PRIu64 "\n",
+		td->id, td->off, nvtxt_timebase_name((enum nvtxt_timebase)td->tb), pl_get64(p + 8),
+		ts_name(pl_get64(p + 8)), pl_get64(p), pl_get64(p + 24),
+		(int64_t)pl_get64(p + 32), pl_get64(p + 40));
+}
+
+static void dump_schema(FILE *out, const struct pr_schema *s)
+{
+	static const char *const kinds[8] = { "NONE", "COUNTER_GROUP", "RANGE_PUSHPOP",
+		"RANGE_STARTEND", "MARK", "?", "?", "?" };
 	char fl[128];
 
-	fprintf(out, "header: nvtxt-payload %u.%u, little-endian, %zu bytes, %" PRIu64
+	fprintf(out, "schema %" PRIu64 " \"%s\" at %" PRIu64 ": fieldMask 0x%" PRIx64
+		", type %" PRIu64 " (STATIC), flags 0x%x (%s), payloadStaticSize %u, "
+		"packAlign %u, %zu entries\n", s->id, s->name, s->off, pl_get64(s->body),
+		pl_get64(s->body + 16), s->l.schema_flags, kinds[(s->l.schema_flags >> 3) & 7],
+		s->l.stride, PL_PACK_ALIGN, s->l.n);
+	for (size_t j = 0; j < s->l.n; j++) {
+		const struct pl_entry *e = &s->l.e[j];
+		const unsigned char *p = s->entries + j * PL_SCHEMA_ENTRY_SIZE;
+		uint64_t td = pl_get64(p + 48), desc = pl_get64(p + 24);
+
+		entry_flags(e->flags, fl, sizeof fl);
+		fprintf(out, "  @%-3u %-16s %-12s flags 0x%04x%s%s", e->offset, e->name,
+			type_name(e->type), e->flags, fl[0] ? " " : "", fl);
+		if (td)
+			fprintf(out, ", time domain %" PRIu64, td);
+		if (desc)
+			fprintf(out, " -- %s", (const char *)s->body + desc);
+		fputc('\n', out);
+	}
+}
+
+static void dump_batch(FILE *out, const struct pr_batch *b)
+{
+	fprintf(out, "batch at %" PRIu64 ": schema %" PRIu64 " \"%s\", %" PRIu64
+		" events of %u bytes, scope %" PRIu64 ", flags 0x%" PRIx64 " (%s), flexData %"
+		PRIu64 " bytes%s\n", b->off, b->s->id, b->s->name, b->nev, b->s->l.stride,
+		b->scope, b->flags, b->flags == PL_BATCH_TIME_SORTED ? "TIME_SORTED" : "UNSORTED",
+		b->flex_size, b->group_end ? ", end of its flush group" : "");
+	for (uint64_t k = 0; k < b->nev; k++) {
+		fprintf(out, "  [%" PRIu64 "] ", k);
+		dump_record(out, b, b->events + k * b->s->l.stride);
+	}
+}
+
+int nvtxt_payload_dump(struct nvtxt_payload_reader *r, FILE *out, char *err, size_t errlen)
+{
+	const unsigned char *h = pr_header(r);
+	struct pr_batch *b;
+	enum pr_item it;
+	size_t ntd = 0, nschemas = 0;
+
+	if (errlen)
+		err[0] = 0;
+	fprintf(out, "header: nvtxt-payload %u.%u, little-endian, %" PRIu64 " bytes, %" PRIu64
 		" sections, %" PRIu64 " ordinals, NVTX payload compat ID 0x%04" PRIx64 "\n",
-		h[12] + 256u * h[13], h[14] + 256u * h[15], r->size, r->nsections, r->nevents,
-		pl_get64(h + 48));
-	if (r->display_name)
-		fprintf(out, "display name: \"%s\"\n", r->display_name);
-	for (size_t i = 0; i < r->ntd; i++) {
-		const unsigned char *p = r->td[i].rec;
-
-		fprintf(out, "time domain %" PRIu64 " at %" PRIu64 ": TimeBase %s, "
-			"timestampTypeId %" PRIu64 " (%s), scopeId %" PRIu64 ", timerFlags 0x%"
-			PRIx64 ", timerResolution %" PRId64 ", timerStart %" PRIu64 "\n",
-			r->td[i].id, r->td[i].off, nvtxt_timebase_name(r->td[i].tb), pl_get64(p + 8),
-			ts_name(pl_get64(p + 8)), pl_get64(p), pl_get64(p + 24),
-			(int64_t)pl_get64(p + 32), pl_get64(p + 40));
-	}
-	for (size_t i = 0; i < r->nschemas; i++) {
-		const struct pr_schema *s = &r->schemas[i];
-		static const char *const kinds[8] = { "NONE", "COUNTER_GROUP", "RANGE_PUSHPOP",
-			"RANGE_STARTEND", "MARK", "?", "?", "?" };
-
-		fprintf(out, "schema %" PRIu64 " \"%s\" at %" PRIu64 ": fieldMask 0x%" PRIx64
-			", type %" PRIu64 " (STATIC), flags 0x%x (%s), payloadStaticSize %u, "
-			"packAlign %u, %zu entries\n", s->id, s->name, s->off, pl_get64(s->body),
-			pl_get64(s->body + 16), s->l.schema_flags, kinds[(s->l.schema_flags >> 3) & 7],
-			s->l.stride, PL_PACK_ALIGN, s->l.n);
-		for (size_t j = 0; j < s->l.n; j++) {
-			const struct pl_entry *e = &s->l.e[j];
-			const unsigned char *p = s->entries + j * PL_SCHEMA_ENTRY_SIZE;
-			uint64_t td = pl_get64(p + 48), desc = pl_get64(p + 24);
-
-			entry_flags(e->flags, fl, sizeof fl);
-			fprintf(out, "  @%-3u %-16s %-12s flags 0x%04x%s%s", e->offset, e->name,
-				type_name(e->type), e->flags, fl[0] ? " " : "", fl);
-			if (td)
-				fprintf(out, ", time domain %" PRIu64, td);
-			if (desc)
-				fprintf(out, " -- %s", (const char *)s->body + desc);
-			fputc('\n', out);
+		h[12] + 256u * h[13], h[14] + 256u * h[15], pl_get64(h + 24), pl_get64(h + 40),
+		pl_get64(h + 32), pl_get64(h + 48));
+	while ((it = pr_next(r, &b)) != PR_END) {
+		if (it == PR_ERROR) {
+			if (errlen)
+				snprintf(err, errlen, "%s", pr_error(r));
+			return nvtxt_payload_reader_errno(r) ? NVTXT_PAYLOAD_EIO : NVTXT_PAYLOAD_EFORMAT;
 		}
+		if (it == PR_TIME_DOMAIN)
+			dump_time_domain(out, pr_time_domain(r, ntd++));
+		else if (it == PR_SCHEMA)
+			dump_schema(out, pr_schema_at(r, nschemas++));
+		else
+			dump_batch(out, b);
+		pr_batch_free(r, b);
+		if (ferror(out))
+			break;
 	}
-	for (size_t i = 0; i < r->nbatches; i++) {
-		const struct pr_batch *b = &r->batches[i];
-
-		fprintf(out, "batch at %" PRIu64 ": schema %" PRIu64 " \"%s\", %" PRIu64
-			" events of %u bytes, scope %" PRIu64 ", flags 0x%" PRIx64 " (%s), flexData %"
-			PRIu64 " bytes\n", b->off, b->s->id, b->s->name, b->nev, b->s->l.stride,
-			b->scope, b->flags, b->flags == PL_BATCH_TIME_SORTED ? "TIME_SORTED"
-			: b->flags == PL_BATCH_UNSORTED ? "UNSORTED"
-			: b->flags == PL_BATCH_TIME_SORTED_PARTIALLY ? "TIME_SORTED_PARTIALLY"
-			: "TIME_SORTED_PER_SCOPE", b->flex_size);
-		for (uint64_t k = 0; k < b->nev; k++) {
-			fprintf(out, "  [%" PRIu64 "] ", k);
-			dump_record(out, b, b->events + k * b->s->l.stride);
-		}
+	if (it == PR_END && nvtxt_payload_display_name(r))
+		fprintf(out, "display name: \"%s\"\n", nvtxt_payload_display_name(r));
+	if (fflush(out) || ferror(out)) {
+		if (!errno)
+			errno = EIO;
+		if (errlen)
+			snprintf(err, errlen, "write error: %s", strerror(errno));
+		return NVTXT_PAYLOAD_EIO;
 	}
-	return fflush(out) || ferror(out) ? -1 : 0;
+	return 0;
 }

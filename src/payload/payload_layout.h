@@ -176,12 +176,27 @@ PL_CHECK(PL_NVTX_PAYLOAD_COMPATID, NVTX_EXT_PAYLOAD_COMPATID);
 #define PL_MAGIC "\x89NVTXT\r\n"
 #define PL_MAGIC_LEN 8
 #define PL_BOM 0x0A0B0C0Du
-#define PL_VERSION_MAJOR 1u
+/* 2.0: push and pop records apart, sections in stream order, flush groups. */
+#define PL_VERSION_MAJOR 2u
 #define PL_VERSION_MINOR 0u
 #define PL_HEADER_SIZE 64u
 
-/* Section header, 16 bytes: u32 type, u32 flags (0), u64 body length. */
+/*
+ * Section header, 16 bytes: u32 type, u32 flags, u64 body length.  The
+ * flags are 0 but on the last batch of a flush group (PL_SEC_GROUP_END).
+ */
 #define PL_SECTION_HEADER_SIZE 16u
+#define PL_SEC_GROUP_END 1u
+
+/*
+ * Flush groups (nvtxt-payload(5), BATCHES): the writer writes its pending
+ * batches as soon as PL_GROUP_EVENTS records or PL_GROUP_BYTES of records
+ * and strings are pending, and at the end; a group holds at most
+ * PL_GROUP_EVENTS records, so every ordinal of a batch lies within
+ * PL_GROUP_EVENTS of the lowest ordinal no earlier batch holds.
+ */
+#define PL_GROUP_EVENTS 16384u
+#define PL_GROUP_BYTES (2u << 20)
 enum pl_section {
 	PL_SEC_TIME_DOMAINS = 1, /* array of PL_TIME_DOMAIN_SIZE records */
 	PL_SEC_SCHEMA = 2,       /* one schema */
@@ -226,16 +241,14 @@ enum pl_section {
 #define PL_PRESENT_PAYLOAD  8u
 #define PL_PRESENT_ALL      15u
 
-/* A pop ordinal that means "never popped" (push still open at EOF). */
-#define PL_NO_POP UINT64_MAX
-
 /* ---- the schemas of the format ---- */
 
 /* What an event record is; each kind has its schema layout. */
 enum pl_kind {
 	PL_K_MARKER,
 	PL_K_START_END,
-	PL_K_PUSH_POP,
+	PL_K_PUSH,
+	PL_K_POP,
 	PL_K_NAME_CATEGORY,
 	PL_K_ADD_CHILD_CATEGORY,
 	PL_K_NAME_OS_THREAD,
@@ -246,9 +259,9 @@ enum pl_kind {
 
 /* What an entry holds. */
 enum pl_role {
-	PL_R_TIME,      /* Marker Time */
-	PL_R_START,     /* RangeStartEnd Start, RangePush Time */
-	PL_R_END,       /* RangeStartEnd End, RangePop Time */
+	PL_R_TIME,      /* Marker, RangePush and RangePop Time */
+	PL_R_START,     /* RangeStartEnd Start */
+	PL_R_END,       /* RangeStartEnd End */
 	PL_R_PID,
 	PL_R_TID,
 	PL_R_CATEGORY,
@@ -257,8 +270,7 @@ enum pl_role {
 	PL_R_PAYLOAD,
 	PL_R_MESSAGE,
 	PL_R_NAME,
-	PL_R_ORDINAL,   /* hidden: the call's ordinal (the push's for a range) */
-	PL_R_POP_ORDINAL, /* hidden: the pop's ordinal, or PL_NO_POP */
+	PL_R_ORDINAL,   /* hidden: the call's ordinal */
 	PL_R_PRESENT,   /* hidden: PL_PRESENT_* bits */
 	PL_R_COUNT
 };
@@ -289,7 +301,7 @@ struct pl_layout {
 static inline const char *pl_kind_name(enum pl_kind k)
 {
 	static const char *const names[PL_K_COUNT] = {
-		"Marker", "RangeStartEnd", "RangePushPop", "NameCategory",
+		"Marker", "RangeStartEnd", "RangePush", "RangePop", "NameCategory",
 		"AddChildCategory", "NameOsThread", "NameProcess",
 		"SetFileDisplayName"
 	};
@@ -299,7 +311,7 @@ static inline const char *pl_kind_name(enum pl_kind k)
 /* Event kinds carry timestamps, hence a time domain. */
 static inline bool pl_kind_timed(enum pl_kind k)
 {
-	return k <= PL_K_PUSH_POP;
+	return k <= PL_K_POP;
 }
 
 /*
@@ -325,7 +337,6 @@ static inline void pl_layout_init(struct pl_layout *l, enum pl_kind k, bool pid6
 		{ PL_R_PAYLOAD, "Payload", "64-bit integer payload" },
 		{ PL_R_MESSAGE, "Message", "message, UTF-8, offset into flexData" },
 		{ PL_R_NAME, "Name", "name, UTF-8, offset into flexData" },
-		{ PL_R_POP_ORDINAL, "PopOrdinal", "ordinal of the RangePop; all ones if never popped" },
 		{ PL_R_PRESENT, "Present", "optional arguments given: 1 CategoryId, 2 Color, 4 Message, 8 Payload" },
 	};
 	/* The roles of each kind, as a bit set. */
@@ -335,9 +346,9 @@ static inline void pl_layout_init(struct pl_layout *l, enum pl_kind k, bool pid6
 			R(PAYLOAD) | R(MESSAGE) | R(ORDINAL) | R(PRESENT),
 		[PL_K_START_END] = R(START) | R(END) | R(PID) | R(TID) | R(CATEGORY) |
 			R(COLOR) | R(PAYLOAD) | R(MESSAGE) | R(ORDINAL) | R(PRESENT),
-		[PL_K_PUSH_POP] = R(START) | R(END) | R(PID) | R(TID) | R(CATEGORY) |
-			R(COLOR) | R(PAYLOAD) | R(MESSAGE) | R(ORDINAL) |
-			R(POP_ORDINAL) | R(PRESENT),
+		[PL_K_PUSH] = R(TIME) | R(PID) | R(TID) | R(CATEGORY) | R(COLOR) |
+			R(PAYLOAD) | R(MESSAGE) | R(ORDINAL) | R(PRESENT),
+		[PL_K_POP] = R(TIME) | R(PID) | R(TID) | R(ORDINAL),
 		[PL_K_NAME_CATEGORY] = R(ORDINAL) | R(CATEGORY) | R(NAME),
 		[PL_K_ADD_CHILD_CATEGORY] = R(ORDINAL) | R(PARENT) | R(CATEGORY),
 		[PL_K_NAME_OS_THREAD] = R(ORDINAL) | R(PID) | R(TID) | R(NAME),
@@ -352,7 +363,7 @@ static inline void pl_layout_init(struct pl_layout *l, enum pl_kind k, bool pid6
 	l->tid64 = tid64;
 	l->schema_flags = k == PL_K_MARKER ? PL_SF_MARK
 		: k == PL_K_START_END ? PL_SF_RANGE_STARTEND
-		: k == PL_K_PUSH_POP ? PL_SF_RANGE_PUSHPOP : PL_SF_NONE;
+		: k == PL_K_PUSH || k == PL_K_POP ? PL_SF_RANGE_PUSHPOP : PL_SF_NONE;
 	for (int r = 0; r < PL_R_COUNT; r++)
 		l->at[r] = -1;
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -371,20 +382,22 @@ static inline void pl_layout_init(struct pl_layout *l, enum pl_kind k, bool pid6
 		switch (r) {
 		case PL_R_TIME:
 			e->type = PL_T_INT64, e->size = 8;
-			e->flags = PL_EF_TIMESTAMP | PL_EF_MARK;
+			e->flags = PL_EF_TIMESTAMP | (k == PL_K_PUSH ? PL_EF_RANGE_BEGIN
+				: k == PL_K_POP ? PL_EF_RANGE_END : PL_EF_MARK);
+			e->description = k == PL_K_PUSH ? "RangePush time"
+				: k == PL_K_POP ? "RangePop time" : "Marker time";
 			break;
 		case PL_R_START:
 			e->type = PL_T_INT64, e->size = 8;
 			e->flags = PL_EF_TIMESTAMP | PL_EF_RANGE_BEGIN;
-			e->name = k == PL_K_PUSH_POP ? "Time" : "Start";
-			e->description = k == PL_K_PUSH_POP ? "RangePush time" : "range start";
+			e->name = "Start";
+			e->description = "range start";
 			break;
 		case PL_R_END:
 			e->type = PL_T_INT64, e->size = 8;
 			e->flags = PL_EF_TIMESTAMP | PL_EF_RANGE_END;
-			e->name = k == PL_K_PUSH_POP ? "PopTime" : "End";
-			e->description = k == PL_K_PUSH_POP
-				? "RangePop time; the push time if never popped" : "range end";
+			e->name = "End";
+			e->description = "range end";
 			break;
 		case PL_R_PID:
 			e->type = pid64 ? PL_T_PID_UINT64 : PL_T_PID_UINT32;
@@ -414,7 +427,6 @@ static inline void pl_layout_init(struct pl_layout *l, enum pl_kind k, bool pid6
 			e->flags = PL_EF_OFFSET_FROM_BASE | PL_EF_ARRAY_ZERO_TERMINATED;
 			break;
 		case PL_R_ORDINAL:
-		case PL_R_POP_ORDINAL:
 			e->type = PL_T_UINT64, e->size = 8;
 			e->flags = PL_EF_HIDE;
 			break;
@@ -433,10 +445,8 @@ static inline void pl_layout_init(struct pl_layout *l, enum pl_kind k, bool pid6
 		if (pl_kind_timed(k) && (r == PL_R_TIME || r == PL_R_END)) {
 			e = &l->e[l->n];
 			e->role = PL_R_ORDINAL;
-			e->name = k == PL_K_PUSH_POP ? "PushOrdinal" : "Ordinal";
-			e->description = k == PL_K_PUSH_POP
-				? "0-based position of the RangePush in the NVTXT file"
-				: all[0].description;
+			e->name = "Ordinal";
+			e->description = all[0].description;
 			e->type = PL_T_UINT64, e->size = 8;
 			e->flags = PL_EF_HIDE;
 			e->offset = off;
@@ -505,62 +515,90 @@ static inline struct pl_time_domain pl_time_domain_of(unsigned tb)
 	return t[tb < 7 ? tb : 3];
 }
 
-/* ---- the reader's index (payload_read.c), shared with dump and replay ---- */
+/* The time-domain record of a TimeBase, as the writer writes it. */
+static inline void pl_time_domain_record(unsigned char *p, unsigned tb)
+{
+	struct pl_time_domain d = pl_time_domain_of(tb);
 
-#define PR_NO_TB 7u /* the TimeBase slot of naming schemas */
+	pl_put64(p, d.scope);
+	pl_put64(p + 8, d.timestamp_type);
+	pl_put64(p + 16, PL_TIME_DOMAIN_ID_STATIC_START + tb);
+	pl_put64(p + 24, d.flags);
+	pl_put64(p + 32, (uint64_t)d.resolution);
+	pl_put64(p + 40, d.start);
+	pl_put64(p + 48, tb);
+}
+
+#define PL_NO_TB 7u /* the TimeBase slot of naming schemas */
+/* Room for the largest schema body: attributes, entries and strings. */
+#define PL_SCHEMA_BODY_MAX 4096u
+
+/*
+ * The body of the schema section of layout l, TimeBase tb (PL_NO_TB for
+ * naming kinds) and ID id, exactly as the writer writes it, into buf (at
+ * least PL_SCHEMA_BODY_MAX bytes): the attributes, the entries, then the
+ * strings (the name, then each entry's name and description).  Returns
+ * its length.  Defined in payload_write.c; the reader compares what it
+ * reads with it.
+ */
+size_t pl_schema_body(const struct pl_layout *l, unsigned tb, uint64_t id, unsigned char *buf);
+
+/* ---- the reader (payload_read.c), shared with dump and replay ---- */
 
 struct pr_schema {
 	uint64_t id;
 	struct pl_layout l;        /* checked equal to the file's entries */
-	unsigned tb;               /* enum nvtxt_timebase, or PR_NO_TB */
-	const char *name;          /* NUL-terminated, in the image */
-	const unsigned char *body; /* the section body */
+	unsigned tb;               /* enum nvtxt_timebase, or PL_NO_TB */
+	const char *name;          /* NUL-terminated, in body */
+	unsigned char *body;       /* the section body (owned) */
 	uint64_t body_len;
 	const unsigned char *entries;
 	uint64_t off;              /* file offset of the body */
+	uint64_t group;            /* 1 + the flush group of its last batch, 0: none yet */
 };
 
+/* A batch read and checked; its body is owned (pr_batch_free). */
 struct pr_batch {
 	const struct pr_schema *s;
+	unsigned char *body;
+	size_t cap;                /* bytes allocated at body */
 	const unsigned char *events, *flex;
 	uint64_t nev, flex_size, flags, scope;
 	uint64_t off, events_off, flex_off; /* file offsets */
+	bool group_end;            /* the last batch of its flush group */
+	uint64_t cur;              /* decompile: the next record to hand on */
+	struct pr_batch *next;     /* decompile: the batches not yet used up */
 };
 
-enum { PR_WHOLE, PR_PUSH, PR_POP };
+/* What pr_next gives. */
+enum pr_item { PR_END, PR_TIME_DOMAIN, PR_SCHEMA, PR_BATCH, PR_ERROR };
 
-/* What an ordinal is: a record, and which half of a push/pop range. */
-struct pr_slot {
-	const unsigned char *rec;
-	const struct pr_batch *batch;
-	uint8_t role;
+struct pr_time_domain {
+	uint64_t id, off;
+	unsigned tb;
+	unsigned char rec[PL_TIME_DOMAIN_SIZE];
 };
 
-struct nvtxt_payload_reader {
-	const unsigned char *data;
-	size_t size;
-	uint64_t nevents, nsections;
-	struct {
-		uint64_t id, off;
-		unsigned tb;
-		const unsigned char *rec;
-	} td[7];
-	size_t ntd;
-	struct pr_schema *schemas;
-	size_t nschemas;
-	struct pr_batch *batches;
-	size_t nbatches;
-	struct pr_slot *slots;     /* nevents of them */
-	const char *display_name;
-	uint64_t display_ordinal;
-};
-
-/* The schema of an ID, or NULL. */
-const struct pr_schema *pr_schema_find(const struct nvtxt_payload_reader *r, uint64_t id);
+/*
+ * Reads and checks the next section.  PR_TIME_DOMAIN: r->td[r->ntd - 1]
+ * is new; PR_SCHEMA: r->schemas[r->nschemas - 1] is new; PR_BATCH: *b is
+ * a batch the caller frees with pr_batch_free; PR_END: the file ended as
+ * its header says; PR_ERROR: the message is in r->err (r->io_errno set on
+ * a read error or ENOMEM).
+ */
+struct nvtxt_payload_reader;
+enum pr_item pr_next(struct nvtxt_payload_reader *r, struct pr_batch **b);
+void pr_batch_free(struct nvtxt_payload_reader *r, struct pr_batch *b);
+/* The header, the time domains and the schemas read so far. */
+const unsigned char *pr_header(const struct nvtxt_payload_reader *r);
+const struct pr_time_domain *pr_time_domain(const struct nvtxt_payload_reader *r, size_t i);
+const struct pr_schema *pr_schema_at(const struct nvtxt_payload_reader *r, size_t i);
 /* The value of a role's entry in a record (0 when the schema has none). */
 uint64_t pr_field(const struct pr_schema *s, const unsigned char *rec, enum pl_role role);
-/* The call of a slot (for a pop slot: its push, command RangePush). */
+/* The call of a record. */
 struct nvtxt_event;
-void pr_event(const struct pr_slot *slot, struct nvtxt_event *ev);
+void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev);
+/* The message of the last failure (pr_next returned PR_ERROR). */
+const char *pr_error(const struct nvtxt_payload_reader *r);
 
 #endif

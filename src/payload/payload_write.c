@@ -3,12 +3,15 @@
  * to NVTX extended-payload schemas and event batches (nvtxt-payload(5)).
  *
  * One STATIC schema per (kind, TimeBase, PID width, TID width) actually
- * used, created on first use.  Each schema has one pending batch; all of
- * them are flushed as soon as 65536 events or 8 MiB of records and strings
- * are pending, so memory is bounded whatever the input size.  A push/pop pair
- * becomes one RANGE_PUSHPOP record, written when the pop arrives (or at end
- * of file, for a push never popped).  The time domains and schemas are
- * written after the last batch, and the header is patched at the end.
+ * used, created on first use.  Every call is one record, a RangePush and
+ * a RangePop too.  Each schema has one pending batch; all of them are
+ * flushed, as one flush group, as soon as PL_GROUP_EVENTS records or
+ * PL_GROUP_BYTES of records and strings are pending, and at the end, so
+ * memory is bounded whatever the input size.  A group's batches go out in
+ * the order of their first ordinal, each schema's section (after its time
+ * domain's, for the first schema of a TimeBase) right before its first
+ * batch, so a reader can stream the file and hand the calls on in ordinal
+ * order (nvtxt-payload(5)).  The header is patched at the end.
  *
  * This runs once per event, so it is written for speed.  A batch's records
  * and strings are kept in chains of fixed-size blocks taken from a pool
@@ -34,13 +37,12 @@
 #define PW_COLD
 #endif
 
-#define PW_FLUSH_EVENTS 65536u
-#define PW_FLUSH_BYTES (8u << 20)
 #define PW_KEEP_BYTES (64u << 10) /* larger string tables are freed at a flush */
 #define PW_BLOCK_SIZE (64u << 10) /* the blocks of the pool, header included */
-#define PW_NO_TB 7u /* the "TimeBase" of naming kinds */
+#define PW_NO_TB PL_NO_TB /* the "TimeBase" of naming kinds */
 /*
- * The largest record: RangePushPop with 64-bit ProcessId and ThreadId
+ * Room for the largest record, RangeStartEnd with 64-bit ProcessId and ThreadId
+ * (72 bytes)
  * (nvtxt-payload(5), RECORDS).  Each record is zeroed with this many
  * bytes, a fixed-size memset that compilers inline; the blocks of records
  * keep room for it.
@@ -79,6 +81,8 @@ struct pw_schema {
 	size_t dedup_cap, dedup_n;
 	int64_t last_ts;
 	bool unsorted;
+	bool written;           /* its section is in the file */
+	uint64_t first_ordinal; /* of its pending batch */
 	struct pw_schema *next; /* creation order */
 };
 
@@ -88,7 +92,7 @@ struct nvtxt_payload_writer {
 	uint64_t nsections;
 	uint64_t next_ordinal;
 	bool failed;
-	unsigned tb_used;       /* bit per TimeBase */
+	unsigned tb_written;    /* bit per TimeBase: its time domain is in the file */
 	size_t pending_events, pending_bytes;
 	struct pw_schema *by_key[PL_K_COUNT][PW_NO_TB + 1][2][2];
 	struct pw_schema *first, **last;
@@ -108,12 +112,13 @@ static int pw_write(struct nvtxt_payload_writer *w, const void *p, size_t n)
 }
 
 /* Writes the header of a section whose body is len bytes long. */
-static int pw_section_begin(struct nvtxt_payload_writer *w, enum pl_section type, uint64_t len)
+static int pw_section_begin(struct nvtxt_payload_writer *w, enum pl_section type, uint32_t flags,
+			    uint64_t len)
 {
 	unsigned char h[PL_SECTION_HEADER_SIZE];
 
 	pl_put32(h, type);
-	pl_put32(h + 4, 0);
+	pl_put32(h + 4, flags);
 	pl_put64(h + 8, len);
 	return pw_write(w, h, sizeof h);
 }
@@ -135,7 +140,7 @@ static int pw_section(struct nvtxt_payload_writer *w, enum pl_section type,
 {
 	uint64_t len = (uint64_t)alen + blen;
 
-	return pw_section_begin(w, type, len) || pw_write(w, a, alen) ||
+	return pw_section_begin(w, type, 0, len) || pw_write(w, a, alen) ||
 	       pw_write(w, b, blen) || pw_section_end(w, len) ? -1 : 0;
 }
 
@@ -269,20 +274,35 @@ static struct pw_schema *pw_schema_new(struct nvtxt_payload_writer *w, enum pl_k
 	*w->last = s;
 	w->last = &s->next;
 	*slot = s;
-	if (tb != PW_NO_TB)
-		w->tb_used |= 1u << tb;
 	return s;
 }
 
-static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s)
+static int pw_schema_section(struct nvtxt_payload_writer *w, const struct pw_schema *s);
+
+/*
+ * Writes the pending batch of s, after the time domain and the schema
+ * when they are not in the file yet; `last` marks the last batch of the
+ * flush group.
+ */
+static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s, bool last)
 {
 	static const unsigned char nul;
 	unsigned char h[PL_BATCH_HEADER_SIZE];
 	uint64_t size = (uint64_t)s->nev * s->l.stride;
 	uint64_t len = PL_BATCH_HEADER_SIZE + size + s->flex_len;
 
-	if (!s->nev)
-		return 0;
+	if (!s->written) {
+		if (s->tb != PW_NO_TB && !(w->tb_written & (1u << s->tb))) {
+			unsigned char td[PL_TIME_DOMAIN_SIZE];
+			pl_time_domain_record(td, s->tb);
+			if (pw_section(w, PL_SEC_TIME_DOMAINS, td, sizeof td, NULL, 0))
+				return -1;
+			w->tb_written |= 1u << s->tb;
+		}
+		if (pw_schema_section(w, s))
+			return -1;
+		s->written = true;
+	}
 	pl_put64(h, s->id);
 	pl_put64(h + 8, size);
 	pl_put64(h + 16, PL_BATCH_HEADER_SIZE);
@@ -291,7 +311,8 @@ static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s)
 	pl_put64(h + 40, PL_BATCH_HEADER_SIZE + size);
 	pl_put64(h + 48, s->flex_len);
 	pl_put64(h + 56, 0);
-	if (pw_section_begin(w, PL_SEC_BATCH, len) || pw_write(w, h, sizeof h) ||
+	if (pw_section_begin(w, PL_SEC_BATCH, last ? PL_SEC_GROUP_END : 0, len) ||
+	    pw_write(w, h, sizeof h) ||
 	    pw_chain_write(w, &s->ev) || pw_write(w, &nul, 1) ||
 	    pw_chain_write(w, &s->flex) || pw_section_end(w, len))
 		return -1;
@@ -311,11 +332,24 @@ static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s)
 	return 0;
 }
 
+/* Writes the pending batches as one flush group, in the order of their first ordinal. */
 PW_COLD
 static int pw_flush(struct nvtxt_payload_writer *w)
 {
-	for (struct pw_schema *s = w->first; s; s = s->next)
-		if (pw_flush_one(w, s))
+	struct pw_schema *order[PL_K_COUNT * (PW_NO_TB + 1) * 4];
+	size_t n = 0;
+
+	for (struct pw_schema *s = w->first; s; s = s->next) {
+		size_t i = n;
+		if (!s->nev)
+			continue;
+		n++;
+		for (; i > 0 && order[i - 1]->first_ordinal > s->first_ordinal; i--)
+			order[i] = order[i - 1];
+		order[i] = s;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (pw_flush_one(w, order[i], i + 1 == n))
 			return -1;
 	w->pending_events = 0;
 	w->pending_bytes = 0;
@@ -354,7 +388,8 @@ static inline unsigned char *pw_record(struct nvtxt_payload_writer *w, struct pw
 	p = b->data + b->len;
 	memset(p, 0, PW_MAX_STRIDE);
 	b->len += s->l.stride;
-	s->nev++;
+	if (!s->nev++)
+		s->first_ordinal = ordinal;
 	w->pending_events++;
 	w->pending_bytes += s->l.stride;
 	pl_put64(p + s->off[PL_R_ORDINAL], ordinal);
@@ -520,27 +555,17 @@ static int pw_optional(struct nvtxt_payload_writer *w, struct pw_schema *s, unsi
 	return 0;
 }
 
-/* A push/pop range; pop == NULL for a push never popped. */
-static int pw_range(struct nvtxt_payload_writer *w, const struct nvtxt_event *push,
-		    const struct nvtxt_event *pop)
+/* A RangePop: its time, ProcessId and ThreadId (its push has its own record). */
+static int pw_pop(struct nvtxt_payload_writer *w, const struct nvtxt_event *ev)
 {
-	struct pw_schema *s;
-	unsigned char *p;
+	struct pw_schema *s = pw_schema_for(w, PL_K_POP, ev->timebase, ev->process_id, ev->thread_id);
+	unsigned char *p = s ? pw_record(w, s, ev->ordinal, ev->process_id, ev->thread_id) : NULL;
 
-	if (push->command != NVTXT_CMD_RANGE_PUSH || (unsigned)push->timebase >= NVTXT_TB_COUNT ||
-	    (pop && (pop->timebase != push->timebase || pop->ordinal <= push->ordinal))) {
-		errno = EINVAL;
-		return -1;
-	}
-	s = pw_schema_for(w, PL_K_PUSH_POP, push->timebase, push->process_id, push->thread_id);
-	p = s ? pw_record(w, s, push->ordinal, push->process_id, push->thread_id) : NULL;
 	if (!p)
 		return -1;
-	pl_put64(p + s->off[PL_R_START], (uint64_t)push->time);
-	pl_put64(p + s->off[PL_R_END], (uint64_t)(pop ? pop->time : push->time));
-	pl_put64(p + s->off[PL_R_POP_ORDINAL], pop ? pop->ordinal : PL_NO_POP);
-	pw_ts(s, push->time);
-	return pw_optional(w, s, p, push);
+	pl_put64(p + s->off[PL_R_TIME], (uint64_t)ev->time);
+	pw_ts(s, ev->time);
+	return 0;
 }
 
 /*
@@ -574,7 +599,8 @@ static int pw_event(void *user, const struct nvtxt_event *ev)
 	if (w->failed)
 		return -1;
 	if (ev->ordinal != w->next_ordinal ||
-	    ((ev->command == NVTXT_CMD_MARKER || ev->command == NVTXT_CMD_RANGE_START_END) &&
+	    ((ev->command == NVTXT_CMD_MARKER || ev->command == NVTXT_CMD_RANGE_START_END ||
+	      ev->command == NVTXT_CMD_RANGE_PUSH || ev->command == NVTXT_CMD_RANGE_POP) &&
 	     (unsigned)ev->timebase >= NVTXT_TB_COUNT)) {
 		errno = EINVAL;
 		goto fail;
@@ -582,7 +608,9 @@ static int pw_event(void *user, const struct nvtxt_event *ev)
 	w->next_ordinal++;
 	switch (ev->command) {
 	case NVTXT_CMD_MARKER:
-		s = pw_schema_for(w, PL_K_MARKER, ev->timebase, ev->process_id, ev->thread_id);
+	case NVTXT_CMD_RANGE_PUSH:
+		s = pw_schema_for(w, ev->command == NVTXT_CMD_MARKER ? PL_K_MARKER : PL_K_PUSH,
+				  ev->timebase, ev->process_id, ev->thread_id);
 		p = s ? pw_record(w, s, ev->ordinal, ev->process_id, ev->thread_id) : NULL;
 		if (!p)
 			goto fail;
@@ -600,14 +628,8 @@ static int pw_event(void *user, const struct nvtxt_event *ev)
 		pw_ts(s, ev->start);
 		rc = pw_optional(w, s, p, ev);
 		break;
-	case NVTXT_CMD_RANGE_PUSH:
-		break; /* written with its pop, or at end of file */
 	case NVTXT_CMD_RANGE_POP:
-		if (!ev->push) {
-			errno = EINVAL;
-			goto fail;
-		}
-		rc = pw_range(w, ev->push, ev);
+		rc = pw_pop(w, ev);
 		break;
 	case NVTXT_CMD_NAME_CATEGORY:
 		rc = pw_naming(w, PL_K_NAME_CATEGORY, ev, 0, 0);
@@ -630,7 +652,7 @@ static int pw_event(void *user, const struct nvtxt_event *ev)
 	}
 	if (rc)
 		goto fail;
-	if ((w->pending_events >= PW_FLUSH_EVENTS || w->pending_bytes >= PW_FLUSH_BYTES) &&
+	if ((w->pending_events >= PL_GROUP_EVENTS || w->pending_bytes >= PL_GROUP_BYTES) &&
 	    pw_flush(w))
 		goto fail;
 	return 0;
@@ -639,47 +661,28 @@ fail:
 	return -1;
 }
 
+/* A push never popped: its record was written with the push. */
 static int pw_unclosed(void *user, const struct nvtxt_event *push)
 {
 	struct nvtxt_payload_writer *w = user;
 
-	if (w->failed || pw_range(w, push, NULL)) {
-		w->failed = true;
-		return -1;
-	}
-	return 0;
+	(void)push;
+	return w->failed ? -1 : 0;
 }
 
-/* The time-domain record of a TimeBase. */
-static void pw_time_domain(unsigned char *p, unsigned tb)
+size_t pl_schema_body(const struct pl_layout *l, unsigned tb, uint64_t id, unsigned char *body)
 {
-	struct pl_time_domain d = pl_time_domain_of(tb);
-
-	pl_put64(p, d.scope);
-	pl_put64(p + 8, d.timestamp_type);
-	pl_put64(p + 16, PL_TIME_DOMAIN_ID_STATIC_START + tb);
-	pl_put64(p + 24, d.flags);
-	pl_put64(p + 32, (uint64_t)d.resolution);
-	pl_put64(p + 40, d.start);
-	pl_put64(p + 48, tb);
-}
-
-static int pw_schema_section(struct nvtxt_payload_writer *w, const struct pw_schema *s)
-{
-	const struct pl_layout *l = &s->l;
-	unsigned char body[PL_SCHEMA_ATTR_SIZE + PL_MAX_ENTRIES * PL_SCHEMA_ENTRY_SIZE];
-	char strings[2048];
-	size_t head = PL_SCHEMA_ATTR_SIZE + l->n * PL_SCHEMA_ENTRY_SIZE, slen = 0;
+	size_t head = PL_SCHEMA_ATTR_SIZE + l->n * PL_SCHEMA_ENTRY_SIZE, len;
 	int n;
 
-	memset(body, 0, sizeof body);
+	memset(body, 0, head);
 	/* The schema name: "<kind>" or "<kind> <TimeBase>". */
-	if (s->tb == PW_NO_TB)
-		n = snprintf(strings, sizeof strings, "%s", pl_kind_name(l->kind));
+	if (tb == PW_NO_TB)
+		n = snprintf((char *)body + head, PL_SCHEMA_BODY_MAX - head, "%s", pl_kind_name(l->kind));
 	else
-		n = snprintf(strings, sizeof strings, "%s %s", pl_kind_name(l->kind),
-			     nvtxt_timebase_name(s->tb));
-	slen = (size_t)n + 1;
+		n = snprintf((char *)body + head, PL_SCHEMA_BODY_MAX - head, "%s %s",
+			     pl_kind_name(l->kind), nvtxt_timebase_name((enum nvtxt_timebase)tb));
+	len = head + (size_t)n + 1;
 	pl_put64(body, PL_SCHEMA_FIELD_MASK);
 	pl_put64(body + 8, head);
 	pl_put64(body + 16, PL_SCHEMA_TYPE_STATIC);
@@ -688,7 +691,7 @@ static int pw_schema_section(struct nvtxt_payload_writer *w, const struct pw_sch
 	pl_put64(body + 40, l->n);
 	pl_put64(body + 48, l->stride);
 	pl_put64(body + 56, PL_PACK_ALIGN);
-	pl_put64(body + 64, s->id);
+	pl_put64(body + 64, id);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct pl_entry *e = &l->e[i];
 		unsigned char *p = body + PL_SCHEMA_ATTR_SIZE + i * PL_SCHEMA_ENTRY_SIZE;
@@ -696,36 +699,34 @@ static int pw_schema_section(struct nvtxt_payload_writer *w, const struct pw_sch
 
 		pl_put64(p, e->flags);
 		pl_put64(p + 8, e->type);
-		pl_put64(p + 16, head + slen);
-		memcpy(strings + slen, e->name, nl);
-		slen += nl;
-		pl_put64(p + 24, head + slen);
-		memcpy(strings + slen, e->description, dl);
-		slen += dl;
+		pl_put64(p + 16, len);
+		memcpy(body + len, e->name, nl);
+		len += nl;
+		pl_put64(p + 24, len);
+		memcpy(body + len, e->description, dl);
+		len += dl;
 		pl_put64(p + 40, e->offset);
 		if (e->flags & PL_EF_TIMESTAMP)
-			pl_put64(p + 48, PL_TIME_DOMAIN_ID_STATIC_START + s->tb);
+			pl_put64(p + 48, PL_TIME_DOMAIN_ID_STATIC_START + tb);
 	}
-	return pw_section(w, PL_SEC_SCHEMA, body, head, strings, slen);
+	return len;
+}
+
+static int pw_schema_section(struct nvtxt_payload_writer *w, const struct pw_schema *s)
+{
+	unsigned char body[PL_SCHEMA_BODY_MAX];
+	size_t len = pl_schema_body(&s->l, s->tb, s->id, body);
+
+	return pw_section(w, PL_SEC_SCHEMA, body, len, NULL, 0);
 }
 
 static int pw_finish(void *user)
 {
 	struct nvtxt_payload_writer *w = user;
 	unsigned char h[PL_HEADER_SIZE];
-	unsigned char tds[PW_NO_TB * PL_TIME_DOMAIN_SIZE];
-	size_t ntd = 0;
 
 	if (w->failed || pw_flush(w))
 		goto fail;
-	for (unsigned tb = 0; tb < PW_NO_TB; tb++)
-		if (w->tb_used & (1u << tb))
-			pw_time_domain(tds + PL_TIME_DOMAIN_SIZE * ntd++, tb);
-	if (ntd && pw_section(w, PL_SEC_TIME_DOMAINS, tds, ntd * PL_TIME_DOMAIN_SIZE, NULL, 0))
-		goto fail;
-	for (struct pw_schema *s = w->first; s; s = s->next)
-		if (pw_schema_section(w, s))
-			goto fail;
 	memset(h, 0, sizeof h);
 	memcpy(h, PL_MAGIC, PL_MAGIC_LEN);
 	pl_put32(h + 8, PL_BOM);

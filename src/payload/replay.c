@@ -1,10 +1,13 @@
 /*
  * replay.c - `nvtxtc replay`: a validated payload file fed to the real NVTX
  * API, following the proven recipe of nvtx-payload-notes.md, section 2
- * ("Submitting deferred events").  The records on disk are the records
- * NVTX expects on a little-endian LP64 host, so batches are handed over
- * without copying; string entries are OFFSET_FROM_BASE offsets into
- * flexData, which stay valid wherever the image lies.
+ * ("Submitting deferred events"), as the file is read.  Schemas are
+ * registered from attributes and entries built from the file's, their
+ * offsets made pointers; the records of a batch are the records NVTX
+ * expects on a little-endian LP64 host, so each batch is submitted from
+ * the buffer it was read into, without a copy; string entries are
+ * OFFSET_FROM_BASE offsets into flexData, which stay valid wherever the
+ * buffer lies.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,44 +31,26 @@ static int replay_fail(char *err, size_t errlen, const char *msg)
 {
 	if (errlen)
 		snprintf(err, errlen, "%s", msg);
-	return -1;
+	return NVTXT_PAYLOAD_EIO;
 }
 
-int nvtxt_replay(const struct nvtxt_payload_reader *r, const char *fallback_name,
-		 char *err, size_t errlen)
-{
-	const uint16_t one = 1;
-	const unsigned char *copy = NULL;
-	const char *name = nvtxt_payload_display_name(r);
-	nvtxSemanticsTime_t sem[PR_NO_TB];
-	uint64_t *ids;
-	ptrdiff_t shift = 0;
+struct replay {
 	nvtxDomainHandle_t dom;
+	nvtxSemanticsTime_t sem[PL_NO_TB];
+	uint64_t *ids;           /* the ID NVTX gave each schema registered */
+	size_t ntd, nschemas;    /* registered so far */
+};
 
-	if (*(const unsigned char *)&one != 1)
-		return replay_fail(err, errlen, "replay needs a little-endian host");
-	/* Records hold 8-byte fields: hand NVTX an aligned image. */
-	if ((uintptr_t)r->data % 8) {
-		unsigned char *p = aligned_alloc(8, (r->size + 7) & ~(size_t)7);
-		if (!p)
-			return replay_fail(err, errlen, "out of memory");
-		memcpy(p, r->data, r->size);
-		copy = p;
-		shift = copy - r->data;
-	}
-	ids = calloc(r->nschemas + 1, sizeof *ids);
-	if (!ids) {
-		free((void *)copy);
-		return replay_fail(err, errlen, "out of memory");
-	}
+/* Registers the time domains and schemas read since the last call. */
+static int replay_register(struct replay *rp, const struct nvtxt_payload_reader *r)
+{
+	const struct pr_time_domain *td;
+	const struct pr_schema *s;
 
-	dom = nvtxDomainCreateA(name ? name : fallback_name ? fallback_name : "nvtxtc");
-
-	memset(sem, 0, sizeof sem);
-	for (size_t i = 0; i < r->ntd; i++) {
-		const unsigned char *p = r->td[i].rec;
+	for (; (td = pr_time_domain(r, rp->ntd)); rp->ntd++) {
+		const unsigned char *p = td->rec;
 		nvtxTimeDomainAttr_t a;
-		nvtxSemanticsTime_t *s = &sem[r->td[i].tb];
+		nvtxSemanticsTime_t *sem = &rp->sem[td->tb];
 		uint64_t id;
 
 		a.scopeId = pl_get64(p);
@@ -74,32 +59,35 @@ int nvtxt_replay(const struct nvtxt_payload_reader *r, const char *fallback_name
 		a.timerFlags = pl_get64(p + 24);
 		a.timerResolution = (int64_t)pl_get64(p + 32);
 		a.timerStart = pl_get64(p + 40);
-		id = nvtxTimeDomainRegister(dom, &a);
-		s->header.structSize = sizeof *s;
-		s->header.semanticId = NVTX_SEMANTIC_ID_TIME_V1;
-		s->header.version = NVTX_TIME_SEMANTIC_VERSION;
-		s->header.next = NULL;
-		s->timeDomainId = id ? id : a.timestampTypeId;
+		id = nvtxTimeDomainRegister(rp->dom, &a);
+		sem->header.structSize = sizeof *sem;
+		sem->header.semanticId = NVTX_SEMANTIC_ID_TIME_V1;
+		sem->header.version = NVTX_TIME_SEMANTIC_VERSION;
+		sem->header.next = NULL;
+		sem->timeDomainId = id ? id : a.timestampTypeId;
 	}
-
-	for (size_t i = 0; i < r->nschemas; i++) {
-		const struct pr_schema *s = &r->schemas[i];
+	for (; (s = pr_schema_at(r, rp->nschemas)); rp->nschemas++) {
 		nvtxPayloadSchemaEntry_t e[PL_MAX_ENTRIES];
 		nvtxPayloadSchemaAttr_t a;
+		void *p = realloc(rp->ids, (rp->nschemas + 1) * sizeof *rp->ids);
 
+		if (!p)
+			return -1;
+		rp->ids = p;
+		/* the file's entries with their offsets made pointers */
 		memset(e, 0, sizeof e);
 		for (size_t j = 0; j < s->l.n; j++) {
-			const unsigned char *p = s->entries + j * PL_SCHEMA_ENTRY_SIZE;
-			uint64_t desc = pl_get64(p + 24);
+			const unsigned char *q = s->entries + j * PL_SCHEMA_ENTRY_SIZE;
+			uint64_t desc = pl_get64(q + 24);
 
-			e[j].flags = pl_get64(p);
-			e[j].type = pl_get64(p + 8);
-			e[j].name = (const char *)s->body + pl_get64(p + 16);
+			e[j].flags = pl_get64(q);
+			e[j].type = pl_get64(q + 8);
+			e[j].name = (const char *)s->body + pl_get64(q + 16);
 			e[j].description = desc ? (const char *)s->body + desc : NULL;
-			e[j].arrayOrUnionDetail = pl_get64(p + 32);
-			e[j].offset = pl_get64(p + 40);
-			if (pl_get64(p + 48) && s->tb < PR_NO_TB)
-				e[j].semantics = &sem[s->tb].header;
+			e[j].arrayOrUnionDetail = pl_get64(q + 32);
+			e[j].offset = pl_get64(q + 40);
+			if (pl_get64(q + 48) && s->tb < PL_NO_TB)
+				e[j].semantics = &rp->sem[s->tb].header;
 		}
 		memset(&a, 0, sizeof a);
 		a.fieldMask = pl_get64(s->body);
@@ -111,43 +99,74 @@ int nvtxt_replay(const struct nvtxt_payload_reader *r, const char *fallback_name
 		a.payloadStaticSize = s->l.stride;
 		a.packAlign = PL_PACK_ALIGN;
 		a.schemaId = s->id;
-		ids[i] = nvtxPayloadSchemaRegister(dom, &a);
-		if (!ids[i])
-			ids[i] = s->id;
+		rp->ids[rp->nschemas] = nvtxPayloadSchemaRegister(rp->dom, &a);
+		if (!rp->ids[rp->nschemas])
+			rp->ids[rp->nschemas] = s->id;
 	}
+	return 0;
+}
 
-	for (uint64_t k = 0; k < r->nevents; k++) {
-		const struct pr_slot *slot = &r->slots[k];
-		const struct pr_schema *s = slot->batch->s;
-		const char *nm;
+int nvtxt_replay(struct nvtxt_payload_reader *r, const char *fallback_name,
+		 char *err, size_t errlen)
+{
+	const uint16_t one = 1;
+	struct replay rp;
+	struct pr_batch *b;
+	enum pr_item it;
+	int rc = 0;
 
-		if (s->l.kind != PL_K_NAME_CATEGORY && s->l.kind != PL_K_NAME_OS_THREAD)
-			continue;
-		nm = (const char *)slot->batch->flex + pr_field(s, slot->rec, PL_R_NAME);
-		if (s->l.kind == PL_K_NAME_CATEGORY)
-			nvtxDomainNameCategoryA(dom, (uint32_t)pr_field(s, slot->rec, PL_R_CATEGORY), nm);
-		else if (pr_field(s, slot->rec, PL_R_TID) <= UINT32_MAX)
-			nvtxNameOsThreadA((uint32_t)pr_field(s, slot->rec, PL_R_TID), nm);
-	}
-
-	for (size_t i = 0; i < r->nbatches; i++) {
-		const struct pr_batch *b = &r->batches[i];
+	if (*(const unsigned char *)&one != 1)
+		return replay_fail(err, errlen, "replay needs a little-endian host");
+	memset(&rp, 0, sizeof rp);
+	while ((it = pr_next(r, &b)) != PR_END) {
+		const struct pr_schema *s;
 		nvtxEventBatch_t eb;
 
+		if (it == PR_ERROR) {
+			if (errlen)
+				snprintf(err, errlen, "%s", pr_error(r));
+			rc = nvtxt_payload_reader_errno(r) ? NVTXT_PAYLOAD_EIO : NVTXT_PAYLOAD_EFORMAT;
+			break;
+		}
+		if (it != PR_BATCH)
+			continue; /* registered with the first batch that needs them */
+		s = b->s;
+		if (!rp.dom) {
+			/* the first batch holds ordinal 0: the file's first call */
+			const char *name = s->l.kind == PL_K_SET_FILE_DISPLAY_NAME
+				? (const char *)b->flex + pr_field(s, b->events, PL_R_NAME) : NULL;
+			rp.dom = nvtxDomainCreateA(name ? name : fallback_name ? fallback_name : "nvtxtc");
+		}
+		if (replay_register(&rp, r)) {
+			pr_batch_free(r, b);
+			rc = replay_fail(err, errlen, "out of memory");
+			break;
+		}
+		for (uint64_t k = 0; k < b->nev && (s->l.kind == PL_K_NAME_CATEGORY ||
+						     s->l.kind == PL_K_NAME_OS_THREAD); k++) {
+			const unsigned char *rec = b->events + k * s->l.stride;
+			const char *nm = (const char *)b->flex + pr_field(s, rec, PL_R_NAME);
+
+			if (s->l.kind == PL_K_NAME_CATEGORY)
+				nvtxDomainNameCategoryA(rp.dom, (uint32_t)pr_field(s, rec, PL_R_CATEGORY), nm);
+			else if (pr_field(s, rec, PL_R_TID) <= UINT32_MAX)
+				nvtxNameOsThreadA((uint32_t)pr_field(s, rec, PL_R_TID), nm);
+		}
+		/* the records as they are in the file: 8-aligned (malloc), little-endian */
 		memset(&eb, 0, sizeof eb);
-		eb.eventSchemaId = ids[b->s - r->schemas];
-		eb.size = (size_t)(b->nev * b->s->l.stride);
-		eb.events = b->events + shift;
+		eb.eventSchemaId = rp.ids[s->id - PL_SCHEMA_ID_STATIC_START];
+		eb.size = (size_t)(b->nev * s->l.stride);
+		eb.events = b->events;
 		eb.scope = b->scope;
 		eb.flags = b->flags;
-		eb.flexData = b->flex + shift;
+		eb.flexData = b->flex;
 		eb.flexDataSize = (size_t)b->flex_size;
 		eb.flexDataOffset = 0;
-		nvtxEventBatchSubmit(dom, &eb);
+		nvtxEventBatchSubmit(rp.dom, &eb);
+		pr_batch_free(r, b);
 	}
-
-	nvtxDomainDestroy(dom);
-	free(ids);
-	free((void *)copy);
-	return 0;
+	if (rp.dom)
+		nvtxDomainDestroy(rp.dom);
+	free(rp.ids);
+	return rc;
 }

@@ -11,25 +11,36 @@
 struct nvtxt_payload_reader;
 
 /*
- * Replays a validated payload file through NVTX, in this order:
- *  1. nvtxDomainCreateA, named after the file's last SetFileDisplayName,
- *     or `fallback_name` (e.g. the file name) when it has none;
- *  2. nvtxTimeDomainRegister for each time domain (static ID requested);
- *     the returned ID goes into the nvtxSemanticsTime_t of the timestamp
- *     entries, or the NVTX_TIMESTAMP_TYPE_* when the tool returned 0;
- *  3. nvtxPayloadSchemaRegister for each schema (static ID requested);
- *  4. nvtxDomainNameCategoryA for every NameCategory and nvtxNameOsThreadA
- *     for every NameOsThread whose ThreadId fits 32 bits, in file order;
- *  5. nvtxEventBatchSubmit for every batch, in file order, with the schema
- *     ID the tool returned (the static ID when it returned 0), the events
- *     and flexData pointing straight into the image (copied once when the
- *     image is not 8-byte aligned).
- * With no NVTX tool attached every call is a no-op, as NVTX promises.
- * Returns 0, or -1 with a one-line message in err: on a big-endian host
+ * Replays a payload file through NVTX as it reads it (one pass, memory
+ * bounded by one batch), in this order:
+ *  1. at the first batch: nvtxDomainCreateA, named after the file's first
+ *     call when it is a SetFileDisplayName (that batch holds ordinal 0),
+ *     or `fallback_name` (e.g. the file name) when it is not;
+ *  2. before each batch, for the time domains and schemas read since the
+ *     last one: nvtxTimeDomainRegister for each time domain (static ID
+ *     requested), whose returned ID goes into the nvtxSemanticsTime_t of
+ *     the timestamp entries (the NVTX_TIMESTAMP_TYPE_* when the tool
+ *     returned 0); nvtxPayloadSchemaRegister for each schema (static ID
+ *     requested), with attributes and entries built from the file's
+ *     (offsets made pointers: the file's schema bodies cannot be handed
+ *     over as they are);
+ *  3. for a batch of NameCategory or NameOsThread records,
+ *     nvtxDomainNameCategoryA, or nvtxNameOsThreadA when the ThreadId fits
+ *     32 bits, for each record;
+ *  4. nvtxEventBatchSubmit of the batch, with the schema ID the tool
+ *     returned (the static ID when it returned 0), the events and flexData
+ *     pointing into the buffer the batch was read into.
+ * With no NVTX tool attached every call is a no-op, as NVTX promises.  A
+ * RangePush and its RangePop are two records, of two RANGE_PUSHPOP schemas
+ * (the RANGE_BEGIN and the RANGE_END timestamp); a tool pairs them per
+ * thread as it pairs nvtxRangePush and nvtxRangePop.
+ * Returns 0; NVTXT_PAYLOAD_EFORMAT with the reader's message in err when
+ * the file breaks its format (the batches before the error were
+ * submitted); NVTXT_PAYLOAD_EIO with a message on a big-endian host
  * ("replay needs a little-endian host": records are handed to NVTX as they
- * are on disk) or when memory runs out.
+ * are on disk), a read error or when memory runs out.
  */
-int nvtxt_replay(const struct nvtxt_payload_reader *r, const char *fallback_name,
+int nvtxt_replay(struct nvtxt_payload_reader *r, const char *fallback_name,
 		 char *err, size_t errlen);
 
 #endif
