@@ -259,9 +259,10 @@ expect "fmt of 1 MB of random bytes" 1 "not formatted"
 bounded "fmt of 1 MB of random bytes" 205
 
 # --- payload files whose counts and offsets point past the end ----------
-# Patches of a real payload (nvtxt-payload(5)); offsets of vse-example:
-# header 0-63, a batch section at 64 (body at 80, its events at 144), its
-# schema section's body at 312.
+# Patches of a real payload (nvtxt-payload(5), format 2.0); offsets of
+# vse-example: header 0-63, the time domain's section at 64 (body at 80),
+# the schema's at 136 (body at 152), the batch's at 1216 (body at 1232, its
+# event at 1296, flexData at 1360).
 le64() {
 	h=$1 s="" i=16
 	while [ $i -gt 0 ]; do
@@ -290,16 +291,16 @@ if [ $payload_ok -eq 0 ]; then
 	sections-2^64-1 40 FFFFFFFFFFFFFFFF
 	section-length-wraps 72 FFFFFFFFFFFFFFF8
 	section-length-past-end 72 0000000000001000
-	batch-size-past-end 88 7FFFFFFFFFFFFFC0
-	batch-size-wraps 88 FFFFFFFFFFFFFFC0
-	batch-events-offset-wraps 96 FFFFFFFFFFFFFFF8
-	flexdata-offset-2^64-1 120 FFFFFFFFFFFFFFFF
-	flexdata-size-wraps 128 FFFFFFFFFFFFFFF0
-	message-offset-past-flexdata 192 FFFFFFFF00000000
-	schema-name-offset-2^64-1 320 FFFFFFFFFFFFFFFF
-	schema-entries-offset-wraps 344 FFFFFFFFFFFFFFC0
-	schema-entry-count-times-64-wraps 352 0400000000000000
-	schema-static-size-huge 360 4000000000000000
+	batch-size-past-end 1240 7FFFFFFFFFFFFFC0
+	batch-size-wraps 1240 FFFFFFFFFFFFFFC0
+	batch-events-offset-wraps 1248 FFFFFFFFFFFFFFF8
+	flexdata-offset-2^64-1 1272 FFFFFFFFFFFFFFFF
+	flexdata-size-wraps 1280 FFFFFFFFFFFFFFF0
+	message-offset-past-flexdata 1344 FFFFFFFF00000000
+	schema-name-offset-2^64-1 160 FFFFFFFFFFFFFFFF
+	schema-entries-offset-wraps 184 FFFFFFFFFFFFFFC0
+	schema-entry-count-times-64-wraps 192 0400000000000000
+	schema-static-size-huge 200 4000000000000000
 	EOF
 	head -c 1000 "$T/good.payload" >"$T/bad.payload"
 	run dump "$T/bad.payload"
@@ -316,7 +317,8 @@ fi
 
 # Payloads that pass every check of nvtxt-payload(5) VALIDATION but are no
 # NVTXT file's calls: category edges that NVTXT rejects (one byte patched in
-# the record of an AddChildCategory; found by tests/fuzz/fuzz_payload.c,
+# the record of an AddChildCategory, at body 496 + 64 + 8 or 12 + 16 per
+# record; found by tests/fuzz/fuzz_payload.c,
 # kept in tests/fuzz/crashes-found/payload/).  Reading one must fail like
 # any other invalid payload instead of printing NVTXT that lint rejects.
 while read -r name text off byte; do
@@ -326,9 +328,9 @@ while read -r name text off byte; do
 	run --emit=nvtxt "$T/cat.payload"
 	expect "payload with $name: --emit=nvtxt" 1 "error: (category [0-9]+ cannot be its own parent|making category|category [0-9]+ already has parent)"
 done <<-'EOF'
-	a-category-its-own-parent AddChildCategory,1,2\n 156 001
-	a-cycle-of-categories AddChildCategory,1,2\nAddChildCategory,3,1\n 168 002
-	a-category-with-two-parents AddChildCategory,1,2\nAddChildCategory,3,4\n 172 002
+	a-category-its-own-parent AddChildCategory,1,2\n 572 001
+	a-cycle-of-categories AddChildCategory,1,2\nAddChildCategory,3,1\n 584 002
+	a-category-with-two-parents AddChildCategory,1,2\nAddChildCategory,3,4\n 588 002
 	EOF
 
 # --- interrupted output files --------------------------------------------

@@ -13,8 +13,9 @@
  * RANGE_STARTEND or RANGE_PUSHPOP, or a naming schema named after its
  * command; the TimeBase is the second word of the schema's name; entries are
  * found by name (ProcessId, ThreadId, CategoryId, ...) and timestamps by
- * role; the hidden entries Ordinal, PushOrdinal, PopOrdinal and Present
- * give the original order and the optional arguments given.
+ * role (a RANGE_PUSHPOP schema with a RANGE_BEGIN timestamp holds pushes,
+ * one with a RANGE_END timestamp pops); the hidden entries Ordinal and
+ * Present give the original order and the optional arguments given.
  *
  * Environment: NVTXT_RECORDER_OUT names the file that receives the normal
  * form at process exit (lines sorted by ordinal); NVTXT_RECORDER_LOG, if
@@ -436,24 +437,20 @@ static void record(const struct schema *s, const struct value *v)
 		put_int(&o, pid, 0);
 		put_int(&o, tid, 0);
 		put_optional(&o, s, v, pres);
-	} else if (kind == 2) { /* RANGE_PUSHPOP: two lines */
-		const struct value *pop = by_name(s, v, "PopOrdinal");
-		ord = by_name(s, v, "PushOrdinal");
+	} else if (kind == 2 && by_role(s, v, NVTX_PAYLOAD_ENTRY_FLAG_RANGE_BEGIN)) {
+		/* RANGE_PUSHPOP with the RANGE_BEGIN timestamp: a push */
 		put(&o, "RangePush");
 		put_int(&o, by_role(s, v, NVTX_PAYLOAD_ENTRY_FLAG_RANGE_BEGIN), 1);
 		put_str(&o, tb);
 		put_int(&o, pid, 0);
 		put_int(&o, tid, 0);
 		put_optional(&o, s, v, pres);
-		if (pop && pop->u != UINT64_MAX) {
-			struct out p = { .len = 0 };
-			put(&p, "RangePop");
-			put_int(&p, by_role(s, v, NVTX_PAYLOAD_ENTRY_FLAG_RANGE_END), 1);
-			put_str(&p, tb);
-			put_int(&p, pid, 0);
-			put_int(&p, tid, 0);
-			add_line(pop->u, p.buf);
-		}
+	} else if (kind == 2) { /* RANGE_PUSHPOP with the RANGE_END timestamp: a pop */
+		put(&o, "RangePop");
+		put_int(&o, by_role(s, v, NVTX_PAYLOAD_ENTRY_FLAG_RANGE_END), 1);
+		put_str(&o, tb);
+		put_int(&o, pid, 0);
+		put_int(&o, tid, 0);
 	} else if (!strcmp(cmd, "NameCategory")) {
 		put(&o, "NameCategory");
 		put_int(&o, by_name(s, v, "CategoryId"), 0);
