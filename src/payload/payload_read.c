@@ -275,8 +275,10 @@ static int pr_header_check(struct nvtxt_payload_reader *r)
 	major = h[12] + 256u * h[13];
 	minor = h[14] + 256u * h[15];
 	if (major != PL_VERSION_MAJOR || minor > PL_VERSION_MINOR)
-		return fail(r, 12, "expected format version %u.0 to %u.%u, found %u.%u%s",
-			    PL_VERSION_MAJOR, PL_VERSION_MAJOR, PL_VERSION_MINOR, major, minor,
+		return fail(r, 12, "expected format version %u.0%s%.0u%s%.0u, found %u.%u%s",
+			    PL_VERSION_MAJOR, PL_VERSION_MINOR ? " to " : "",
+			    PL_VERSION_MINOR ? PL_VERSION_MAJOR : 0, PL_VERSION_MINOR ? "." : "",
+			    PL_VERSION_MINOR, major, minor,
 			    major < PL_VERSION_MAJOR ? " (an older format: write the file again with "
 			    "nvtxtc --emit=payload)" : " (a newer format than this nvtxtc reads)");
 	if (pl_get32(h + 16) != PL_HEADER_SIZE || pl_get32(h + 20) || pl_get64(h + 56))

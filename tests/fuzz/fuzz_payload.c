@@ -1,18 +1,50 @@
 /*
  * fuzz_payload.c - libFuzzer target for the payload reader
- * (nvtxt-payload(5)): nvtxt_payload_open on arbitrary bytes; when it
- * accepts them, nvtxt_payload_dump into a memstream and
- * nvtxt_payload_decompile into the canonical NVTXT back end.
+ * (nvtxt-payload(5)): nvtxt_payload_open on arbitrary bytes, then
+ * nvtxt_payload_decompile into the canonical NVTXT back end and, on a
+ * second reader that gets the bytes a few at a time, into the payload
+ * writer; a third reader dumps them into a memstream.
  *
  * Properties: open either succeeds or fails with a non-empty one-line
- * message; dump and decompile of an accepted file succeed (a memstream
- * does not fail); the decompiled text is a normal form: it compiles with
- * no errors to exactly itself.  The bytes are copied to an exactly sized heap block
- * at an odd address, so AddressSanitizer sees any read past the end and
- * alignment assumptions show up under UBSan.
+ * message, and so do decompile and dump, and the three readers agree on
+ * whether the bytes are a payload file; the decompiled text is a normal
+ * form (it compiles with no errors to exactly itself, when the rules of
+ * nvtxt(5) that span calls hold); and what the reader accepts re-encodes,
+ * reader -> writer, to the same bytes: one meaning, one encoding.  The
+ * bytes are copied to an exactly sized heap block at an odd address, so
+ * AddressSanitizer sees any read past the end and alignment assumptions
+ * show up under UBSan.
  */
 #include "fuzz_common.h"
 #include "payload.h"
+
+static void one_line(const char *what, const char *err, size_t errlen)
+{
+	if (!memchr(err, '\0', errlen) || err[0] == '\0' || strchr(err, '\n')) {
+		fprintf(stderr, "%s failed without a one-line message\n", what);
+		abort();
+	}
+}
+
+/* A source that hands out 1 to 9 bytes a call. */
+struct trickle {
+	const unsigned char *p;
+	size_t n, off;
+};
+
+static ptrdiff_t trickle_read(void *user, void *buf, size_t n)
+{
+	struct trickle *t = user;
+	size_t k = 1 + (t->off * 7) % 9;
+
+	if (k > n)
+		k = n;
+	if (k > t->n - t->off)
+		k = t->n - t->off;
+	memcpy(buf, t->p + t->off, k);
+	t->off += k;
+	return (ptrdiff_t)k;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -20,39 +52,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	unsigned char *block = malloc(size + 1);
 	unsigned char *copy = block + 1;
-	char *text = NULL;
-	size_t len = 0;
+	char *text = NULL, *bin = NULL;
+	size_t len = 0, blen = 0;
 	FILE *mem;
 	struct nvtxt_backend be;
 	struct nvtxt_emit_nvtxt *w;
+	struct nvtxt_payload_writer *pw;
+	struct trickle t = { NULL, size, 0 };
+	int rc, rc2;
 
 	if (!block)
 		return 0;
 	if (size)
 		memcpy(copy, data, size);
+	t.p = copy;
 	memset(err, 'x', sizeof err);
 	if (nvtxt_payload_open(&r, copy, size, err, sizeof err) != 0) {
-		if (r != NULL || !memchr(err, '\0', sizeof err) || err[0] == '\0' || strchr(err, '\n')) {
-			fprintf(stderr, "nvtxt_payload_open failed without a reader NULL and a one-line message\n");
+		if (r != NULL)
 			abort();
-		}
+		one_line("nvtxt_payload_open", err, sizeof err);
 		free(block);
 		return 0;
 	}
-	(void)nvtxt_payload_display_name(r);
 
-	mem = open_memstream(&text, &len);
-	if (!mem)
-		abort();
-	if (nvtxt_payload_dump(r, mem) != 0) {
-		fprintf(stderr, "nvtxt_payload_dump failed on a memstream\n");
-		abort();
-	}
-	fclose(mem);
-	free(text);
-
-	text = NULL;
-	len = 0;
+	/* 1. decompiled to NVTXT */
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		abort();
@@ -60,18 +83,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!w)
 		abort();
 	be = nvtxt_emit_nvtxt_backend(w);
-	if (nvtxt_payload_decompile(r, &be, err, sizeof err) != 0) {
-		fprintf(stderr, "nvtxt_payload_decompile failed: %s\n", err);
+	memset(err, 'x', sizeof err);
+	rc = nvtxt_payload_decompile(r, &be, err, sizeof err);
+	if (rc == NVTXT_PAYLOAD_EIO) {
+		fprintf(stderr, "nvtxt_payload_decompile: not a format error: %s\n", err);
 		abort();
 	}
+	if (rc)
+		one_line("nvtxt_payload_decompile", err, sizeof err);
 	nvtxt_emit_nvtxt_free(w);
 	fclose(mem);
-	{
+	nvtxt_payload_reader_free(r);
+	if (rc == 0) {
 		/*
-		 * The reader checks the binary layout; the rules of nvtxt(5) are
-		 * checked by compiling the decompiled text, as the driver does
-		 * (a byte-patched category tree may break them).  Text that
-		 * compiles without errors must be its own normal form.
+		 * The reader checks the binary layout; the rules of nvtxt(5)
+		 * that span calls are checked by compiling the decompiled text,
+		 * as the driver does (a byte-patched category tree may break
+		 * them).  Text that compiles without errors must be its own
+		 * normal form.
 		 */
 		struct fuzz_out nf = { .text = text, .len = len }, again;
 		fuzz_compile(text, len, false, &again);
@@ -81,7 +110,56 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(text);
 
+	/* 2. read a few bytes at a time and written again: the same bytes */
+	if (nvtxt_payload_reader_new(&r, trickle_read, &t, err, sizeof err) != 0)
+		abort(); /* the header passed above */
+	mem = tmpfile(); /* the writer seeks back to its header: a memstream would lose the rest */
+	if (!mem)
+		abort();
+	pw = nvtxt_payload_writer_new(mem);
+	if (!pw)
+		abort();
+	be = nvtxt_payload_backend(pw);
+	rc2 = nvtxt_payload_decompile(r, &be, err, sizeof err);
+	nvtxt_payload_writer_free(pw);
 	nvtxt_payload_reader_free(r);
+	blen = (size_t)ftell(mem);
+	bin = malloc(blen + 1);
+	rewind(mem);
+	if (!bin || fread(bin, 1, blen, mem) != blen)
+		abort();
+	fclose(mem);
+	if ((rc == 0) != (rc2 == 0)) {
+		fprintf(stderr, "a reader of a few bytes at a time disagrees: %d, %d: %s\n", rc, rc2, err);
+		abort();
+	}
+	if (rc == 0 && (blen != size || memcmp(bin, copy, size) != 0)) {
+		size_t i = 0;
+		while (i < blen && i < size && bin[i] == (char)copy[i])
+			i++;
+		fprintf(stderr, "accepted, but re-encodes to other bytes: %zu bytes, %zu written, "
+			"first difference at %zu\n", size, blen, i);
+		abort();
+	}
+	free(bin);
+
+	/* 3. dumped */
+	text = NULL;
+	len = 0;
+	if (nvtxt_payload_open(&r, copy, size, err, sizeof err) != 0)
+		abort();
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		abort();
+	rc2 = nvtxt_payload_dump(r, mem, err, sizeof err);
+	fclose(mem);
+	free(text);
+	(void)nvtxt_payload_display_name(r);
+	nvtxt_payload_reader_free(r);
+	if ((rc == 0) != (rc2 == 0)) {
+		fprintf(stderr, "dump and decompile disagree: %d, %d: %s\n", rc, rc2, err);
+		abort();
+	}
 	free(block);
 	return 0;
 }
