@@ -119,6 +119,11 @@ for size in $BENCH_SIZES; do
 	best fmt "$size" "$f" "$runs" "$NVTXTC" fmt "$f"
 	best emit=chrome "$size" "$f" "$runs" "$NVTXTC" --emit=chrome "$f"
 	best info "$size" "$f" "$runs" "$NVTXTC" info "$f"
+	# issue 15: the payload written above, read as a stream
+	best pl-lint "$size" "$f" "$runs" "$NVTXTC" lint "$out"
+	best pl-nvtxt "$size" "$f" "$runs" "$NVTXTC" --emit=nvtxt "$out"
+	best pl-dump "$size" "$f" "$runs" "$NVTXTC" dump "$out"
+	best pl-pipe "$size" "$f" "$runs" sh -c '"$1" lint - < "$2"' sh "$NVTXTC" "$out"
 	if [ "$BENCH_KEEP" != 1 ]; then
 		rm -f "$f" "$out"
 	fi
@@ -136,7 +141,7 @@ $2 == "SKIPPED" { skipped[$1] = $3; nsz++; sz[nsz] = $1; next }
 	t[$1, $2] = $3 / 1e6; rss[$1, $2] = $4 / 1024; bytes[$1] = $5; cput[$1, $2] = $6 / 1e6
 }
 END {
-	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt emit=chrome info", cmd, " ")
+	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt emit=chrome info pl-lint pl-nvtxt pl-dump pl-pipe", cmd, " ")
 	printf "nvtxtc bench: %d x %s; %s; best of %d runs below 1 GB, 1 run at 1 GB\n", nproc, cpu, awkver, runs
 	printf "%-8s %-13s %9s %9s %9s %9s %9s %9s\n", "size", "command", "seconds", "MB/s", "x awk", "x lint", "RSS MiB", "CPU s"
 	for (i = 1; i <= nsz; i++) {
@@ -187,7 +192,24 @@ END {
 		r = t[s, "lint"] / t[s, "awk"]; l7 = l7 sprintf(" %s %.2fx;", h, r); if (r > 0.5) ok7 = 0
 		r = t[s, "lint-j1"] / t[s, "awk"]; l8 = l8 sprintf(" %s %.2fx;", h, r); if (r > 0.7) ok8 = 0
 	}
+	# issue 15, item 3: the payload reader (pl-*: lint, --emit=nvtxt, dump of
+	# the payload, lint of it from a pipe) within 1.5x of lint of the text, in 16 MiB
+	lp = lq = ""; okp = okq = 1
+	for (i = 1; i <= nsz; i++) {
+		s = sz[i]; if (s in skipped) continue
+		h = human(bytes[s])
+		lp = lp sprintf(" %s", h); lq = lq sprintf(" %s", h)
+		split("pl-lint pl-nvtxt pl-dump pl-pipe", pc, " ")
+		for (k = 1; k <= 4; k++) {
+			r = t[s, pc[k]] / t[s, "lint"]
+			lp = lp sprintf("%s%.2fx", k > 1 ? "/" : " ", r); if (r > 1.5) okp = 0
+			lq = lq sprintf("%s%.1f", k > 1 ? "/" : " ", rss[s, pc[k]]); if (rss[s, pc[k]] > 16) okq = 0
+		}
+		lp = lp ";"; lq = lq " MiB;"
+	}
 	print "targets of issue 15:"
+	printf "  %s payload read <= 1.5x lint of its text (lint/emit=nvtxt/dump/lint from a pipe):%s\n", verdict(okp), lp
+	printf "  %s payload read in <= 16 MiB peak RSS (lint/emit=nvtxt/dump/lint from a pipe):%s\n", verdict(okq), lq
 	printf "  %s lint <= lint -j 1 (file/pipe):%s\n", verdict(ok6), l6
 	printf "  %s lint <= 0.5x awk:%s\n", verdict(ok7), l7
 	printf "  %s lint -j 1 <= 0.7x awk:%s\n", verdict(ok8), l8
