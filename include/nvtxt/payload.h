@@ -116,6 +116,27 @@ int nvtxt_payload_decompile(struct nvtxt_payload_reader *r, const struct nvtxt_b
  */
 int nvtxt_payload_dump(struct nvtxt_payload_reader *r, FILE *out, char *err, size_t errlen);
 
+struct nvtxt_compile_options;
+struct nvtxt_compile_result;
+/*
+ * Checks the calls of the payload file that r reads as nvtxt_compile
+ * checks the calls of an NVTXT file, and hands them to opt->backend (NULL:
+ * lint): every record, in ordinal order, goes through the rules of
+ * nvtxt(5) that span calls (push/pop pairing, the category tree, names);
+ * those of a single call are nvtxt-payload(5)'s own.  Of opt, only
+ * display_name, diag_config, sink and backend are used.  Diagnostics
+ * point at line ordinal + 1, column 1: the call's line in the file's
+ * normal form; they have no source excerpt.  Reads the rest of the file:
+ * the calls before a format error have been checked and handed on when it
+ * is found.
+ * Returns nvtxt_compile's status (0; 1 with errors; 2 with res->io_errno
+ * set: the back end failed, or ENOMEM) with *res filled, or
+ * NVTXT_PAYLOAD_EFORMAT / NVTXT_PAYLOAD_EIO (a read error) with the
+ * message in err, as nvtxt_payload_decompile.
+ */
+int nvtxt_payload_compile(struct nvtxt_payload_reader *r, const struct nvtxt_compile_options *opt,
+			  struct nvtxt_compile_result *res, char *err, size_t errlen);
+
 /*
  * The name of the last SetFileDisplayName call read so far (after
  * nvtxt_payload_decompile or nvtxt_payload_dump: the file's), or NULL

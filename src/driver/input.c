@@ -106,6 +106,30 @@ static void shrink_report(void *user, const struct nvtxt_diag *d, const struct n
 		w->next->report(w->next->user, d, src);
 }
 
+/* What a compile found, added to the totals and reported; its I/O error too. */
+static void account(const struct options *opt, const struct nvtxt_diag_sink *sink,
+		    struct totals *totals, const char *path, const char *display,
+		    const struct output_ref *out, const struct nvtxt_compile_result *res)
+{
+	report_hidden(sink, res, display, opt->diag.max_errors);
+	totals->errors += res->errors;
+	totals->warnings += res->warnings;
+	if (is_report_sink(sink)) {
+		struct nvtxt_report_file *f = nvtxt_report_file(sink->user, display);
+		f->errors += res->errors;
+		f->warnings += res->warnings;
+		f->hidden_errors += res->hidden_errors;
+		f->hidden_warnings += res->hidden_warnings;
+	}
+	/* EDOM, ERANGE: a time the back end could not convert, which it reports (struct emitter) */
+	if (res->io_errno == EDOM || res->io_errno == ERANGE)
+		;
+	else if (res->io_errno && out && out->out && ferror(out->out))
+		io_error(sink, NULL, "cannot write '%s': %s", out->name, strerror(res->io_errno));
+	else if (res->io_errno)
+		io_error(sink, NULL, "cannot read '%s': %s", path, strerror(res->io_errno));
+}
+
 int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		struct totals *totals, const char *path, int fd, const char *display,
 		const struct nvtxt_backend *be, struct nvtxt_fmt *fmt, const struct output_ref *out)
@@ -140,23 +164,7 @@ int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 			 (long long)watch.size, (long long)watch.now);
 		status = 2;
 	}
-	report_hidden(sink, &res, display, opt->diag.max_errors);
-	totals->errors += res.errors;
-	totals->warnings += res.warnings;
-	if (is_report_sink(sink)) {
-		struct nvtxt_report_file *f = nvtxt_report_file(sink->user, display);
-		f->errors += res.errors;
-		f->warnings += res.warnings;
-		f->hidden_errors += res.hidden_errors;
-		f->hidden_warnings += res.hidden_warnings;
-	}
-	/* EDOM, ERANGE: a time the back end could not convert, which it reports (struct emitter) */
-	if (res.io_errno == EDOM || res.io_errno == ERANGE)
-		;
-	else if (res.io_errno && out && out->out && ferror(out->out))
-		io_error(sink, NULL, "cannot write '%s': %s", out->name, strerror(res.io_errno));
-	else if (res.io_errno)
-		io_error(sink, NULL, "cannot read '%s': %s", path, strerror(res.io_errno));
+	account(opt, sink, totals, path, display, out, &res);
 	return status;
 }
 
@@ -335,11 +343,11 @@ static void *relay_main(void *arg)
 }
 
 /*
- * A payload file where NVTXT is expected.  It is decompiled to its normal
- * form, which then goes through the whole front end like any NVTXT file,
- * so a payload is held to every rule of nvtxt(5); diagnostics point at
- * lines of that normal form (nvtxtc --emit=nvtxt FILE).  Its calls go to
- * `be` (NULL: lint).
+ * A payload file where NVTXT is expected.  It is read as a stream and its
+ * calls go through the passes that span calls, as the calls of an NVTXT
+ * file do (nvtxt_payload_compile), so a payload is held to every rule of
+ * nvtxt(5); diagnostics point at lines of its normal form (nvtxtc
+ * --emit=nvtxt FILE).  Its calls go to `be` (NULL: lint).
  */
 static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 			 struct totals *totals, int fd, const void *prefix, size_t nprefix,
@@ -347,42 +355,27 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 			 const struct output_ref *out)
 {
 	struct payload_file pf;
-	struct nvtxt_backend text;
-	struct nvtxt_emit_nvtxt *nw;
+	struct nvtxt_compile_options co = {
+		.display_name = display,
+		.diag_config = &opt->diag,
+		.sink = *sink,
+		.backend = be,
+	};
+	struct nvtxt_compile_result res;
 	char err[512];
-	FILE *nf;
 	int status = payload_load(fd, prefix, nprefix, display, &pf, sink);
 
 	if (status != 0) {
 		payload_free(&pf);
 		return status;
 	}
-	nf = tmpfile();
-	if (!nf) {
-		io_error(sink, NULL, "cannot create a temporary file: %s", strerror(errno));
-		payload_free(&pf);
-		return 2;
-	}
-	nw = nvtxt_emit_nvtxt_new(nf);
-	if (!nw) {
-		io_error(sink, NULL, "%s", strerror(errno));
-		fclose(nf);
-		payload_free(&pf);
-		return 2;
-	}
-	text = nvtxt_emit_nvtxt_backend(nw);
-	if ((status = nvtxt_payload_decompile(pf.r, &text, err, sizeof err)) != 0) {
-		if (status == NVTXT_PAYLOAD_EIO && ferror(nf))
-			io_error(sink, NULL, "writing a temporary file: %s", strerror(errno));
-		status = status == NVTXT_PAYLOAD_EIO && ferror(nf) ? 2 : payload_report(&pf, status, err, sink);
-	} else if (fflush(nf) != 0 || lseek(fileno(nf), 0, SEEK_SET) != 0) {
-		io_error(sink, NULL, "writing a temporary file: %s", strerror(errno));
-		status = 2;
+	status = nvtxt_payload_compile(pf.r, &co, &res, err, sizeof err);
+	if (status < 0) {
+		account(opt, sink, totals, display, display, out, &res);
+		status = payload_report(&pf, status, err, sink);
 	} else {
-		status = compile_one(opt, sink, totals, display, fileno(nf), display, be, NULL, out);
+		account(opt, sink, totals, display, display, out, &res);
 	}
-	nvtxt_emit_nvtxt_free(nw);
-	fclose(nf);
 	payload_free(&pf);
 	return status;
 }

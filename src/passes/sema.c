@@ -69,6 +69,12 @@ void sema_call_checked(struct sema *s, struct nvtxt_event *ev)
 	deliver(s, ev);
 }
 
+void sema_event(struct sema *s, struct nvtxt_event *ev)
+{
+	ev->push = NULL;
+	sema_call_checked(s, ev);
+}
+
 /* --- the pipeline --------------------------------------------------------- */
 
 struct sema *sema_new(struct nvtxt_diags *diags, const struct nvtxt_backend *backend)

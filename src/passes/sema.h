@@ -70,6 +70,14 @@ struct line_rec;
  */
 bool sema_fast_call(struct sema *s, const struct line_rec *rec, const char *line,
 		    const struct fast_value *values, uint32_t lineno, uint64_t line_offset);
+/*
+ * A call whose own checks were done elsewhere (a payload file's record,
+ * nvtxt-payload(5) VALIDATION, checks every value as a call's checks do):
+ * runs the event passes (pairing, category, naming) and hands it to the
+ * back end, as a call that passed its checks.  ev->loc is where its
+ * diagnostics point; ev->ordinal and ev->push are set by the passes.
+ */
+void sema_event(struct sema *s, struct nvtxt_event *ev);
 void sema_free(struct sema *s);
 
 /* --- pairing: RangePush/RangePop per (ProcessId, ThreadId) ------------------ */

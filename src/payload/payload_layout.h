@@ -555,6 +555,9 @@ struct pr_schema {
 	const unsigned char *entries;
 	uint64_t off;              /* file offset of the body */
 	uint64_t group;            /* 1 + the flush group of its last batch, 0: none yet */
+	uint16_t roff[PL_R_COUNT]; /* each role's offset in a record */
+	uint8_t rsize[PL_R_COUNT]; /* each role's size: 4, 8, or 0 when the schema has none */
+	uint32_t pad_words;        /* bit k: bytes 4k..4k+3 of a record belong to no entry */
 };
 
 /* A batch read and checked; its body is owned (pr_batch_free). */
@@ -594,7 +597,12 @@ const unsigned char *pr_header(const struct nvtxt_payload_reader *r);
 const struct pr_time_domain *pr_time_domain(const struct nvtxt_payload_reader *r, size_t i);
 const struct pr_schema *pr_schema_at(const struct nvtxt_payload_reader *r, size_t i);
 /* The value of a role's entry in a record (0 when the schema has none). */
-uint64_t pr_field(const struct pr_schema *s, const unsigned char *rec, enum pl_role role);
+static inline uint64_t pr_field(const struct pr_schema *s, const unsigned char *rec,
+				enum pl_role role)
+{
+	return s->rsize[role] == 8 ? pl_get64(rec + s->roff[role])
+	       : s->rsize[role] ? pl_get32(rec + s->roff[role]) : 0;
+}
 /* The call of a record. */
 struct nvtxt_event;
 void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev);

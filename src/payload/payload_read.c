@@ -237,16 +237,6 @@ const struct pr_schema *pr_schema_at(const struct nvtxt_payload_reader *r, size_
 	return i < r->nschemas ? &r->schemas[i] : NULL;
 }
 
-uint64_t pr_field(const struct pr_schema *s, const unsigned char *rec, enum pl_role role)
-{
-	int i = s->l.at[role];
-
-	if (i < 0)
-		return 0;
-	return s->l.e[i].size == 8 ? pl_get64(rec + s->l.e[i].offset)
-				   : pl_get32(rec + s->l.e[i].offset);
-}
-
 /* ---- the header ---- */
 
 static int pr_header_check(struct nvtxt_payload_reader *r)
@@ -480,6 +470,19 @@ static int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64
 				    i < wlen && i < len && i >= PL_SCHEMA_ATTR_SIZE + s->l.n *
 				    PL_SCHEMA_ENTRY_SIZE ? " (its strings)" : "");
 	s->name = name;
+	for (size_t i = 0; i < s->l.n; i++) {
+		const struct pl_entry *e = &s->l.e[i];
+		s->roff[e->role] = (uint16_t)e->offset;
+		s->rsize[e->role] = (uint8_t)e->size;
+	}
+	s->pad_words = 0;
+	for (uint32_t k = 0; k < s->l.stride; k += 4) {
+		bool covered = false;
+		for (size_t i = 0; i < s->l.n; i++)
+			covered |= k >= s->l.e[i].offset && k < s->l.e[i].offset + s->l.e[i].size;
+		if (!covered)
+			s->pad_words |= UINT32_C(1) << (k / 4);
+	}
 	if (pl_kind_timed(kind))
 		r->td_used[tb] = true;
 	r->expect_tb = -1;
@@ -582,17 +585,15 @@ static int pr_record(struct nvtxt_payload_reader *r, const struct pr_batch *b,
 	uint64_t present = pr_field(s, rec, PL_R_PRESENT);
 	int64_t t0 = pr_first_time(s, rec);
 	int64_t t1 = (int64_t)pr_field(s, rec, PL_R_END);
-	uint32_t covered = 0;
 
-#define AT(role) (o + l->e[l->at[role]].offset)
+#define AT(role) (o + s->roff[role])
 	/* bytes that no entry holds: zero */
-	for (size_t i = 0; i < l->n; i++)
-		for (uint32_t k = 0; k < l->e[i].size; k++)
-			covered |= UINT32_C(1) << ((l->e[i].offset + k) / 4);
-	for (uint32_t k = 0; k < l->stride; k += 4)
-		if (!(covered >> (k / 4) & 1) && pl_get32(rec + k))
-			return fail(r, o + k, "expected zero padding after the entries of a %s "
-				    "record, found 0x%08" PRIx32, s->name, pl_get32(rec + k));
+	for (uint32_t w = s->pad_words; w; w &= w - 1) {
+		uint32_t k = 4 * (uint32_t)__builtin_ctz(w);
+		if (pl_get32(rec + k))
+			return fail(r, o + k, "expected zero padding between or after the entries "
+				    "of a %s record, found 0x%08" PRIx32, s->name, pl_get32(rec + k));
+	}
 	if (l->at[PL_R_PRESENT] >= 0) {
 		static const struct { uint32_t bit; enum pl_role role; } opt[] = {
 			{ PL_PRESENT_CATEGORY, PL_R_CATEGORY }, { PL_PRESENT_COLOR, PL_R_COLOR },
