@@ -237,7 +237,7 @@ int nvtxt_payload_dump(struct nvtxt_payload_reader *r, FILE *out, char *err, siz
 	struct pr_batch *b;
 	enum pr_item it;
 	size_t ntd = 0, nschemas = 0;
-	struct obuf *o = malloc(sizeof *o);
+	struct obuf *o = calloc(1, sizeof *o);
 
 	if (errlen)
 		err[0] = 0;

@@ -13,10 +13,13 @@
  * reader -> writer, to the same bytes: one meaning, one encoding.  The
  * bytes are copied to an exactly sized heap block at an odd address, so
  * AddressSanitizer sees any read past the end and alignment assumptions
- * show up under UBSan.
+ * show up under UBSan.  And an accepted file's calls checked without text
+ * (nvtxt_payload_compile) give the diagnostics, status and output that
+ * compiling their normal form gives.
  */
 #include "fuzz_common.h"
 #include "payload.h"
+#include "compile.h"
 
 static void one_line(const char *what, const char *err, size_t errlen)
 {
@@ -44,6 +47,74 @@ static ptrdiff_t trickle_read(void *user, void *buf, size_t n)
 	memcpy(buf, t->p + t->off, k);
 	t->off += k;
 	return (ptrdiff_t)k;
+}
+
+/* A sink that keeps each diagnostic's check, severity, line and message. */
+static void keep_diag(void *user, const struct nvtxt_diag *d, const struct nvtxt_source *src)
+{
+	FILE *f = user;
+
+	(void)src;
+	fprintf(f, "%d %d %u %s\n", (int)d->check, (int)d->severity, d->loc.line, d->message);
+	for (size_t i = 0; i < d->nnotes; i++)
+		fprintf(f, "  note %u %s\n", d->notes[i].loc.line, d->notes[i].message);
+}
+
+/*
+ * The calls of an accepted payload checked without text (nvtxt_payload_compile,
+ * what lint and --emit=nvtxt of a payload do) and through its normal form
+ * (nvtxt_compile of the decompiled text, what they did before): the same
+ * diagnostics at the same lines, the same status and the same output.
+ */
+static void same_as_text(const unsigned char *copy, size_t size, const char *text, size_t len)
+{
+	struct nvtxt_diag_config cfg;
+	struct nvtxt_payload_reader *r;
+	struct nvtxt_compile_result res;
+	struct nvtxt_emit_nvtxt *w;
+	struct nvtxt_backend be;
+	char *d1 = NULL, *d2 = NULL, *o1 = NULL, *o2 = NULL, err[512];
+	size_t l1 = 0, l2 = 0, n1 = 0, n2 = 0;
+	FILE *f1 = open_memstream(&d1, &l1), *f2 = open_memstream(&d2, &l2);
+	FILE *m1 = open_memstream(&o1, &n1), *m2 = open_memstream(&o2, &n2);
+	struct nvtxt_compile_options co = { .display_name = "fuzz", .diag_config = &cfg };
+	int st1, st2, fd;
+
+	if (!f1 || !f2 || !m1 || !m2)
+		abort();
+	nvtxt_diag_config_init(&cfg);
+	cfg.max_errors = 0;
+	if (nvtxt_payload_open(&r, copy, size, err, sizeof err) != 0)
+		abort();
+	w = nvtxt_emit_nvtxt_new(m1);
+	be = nvtxt_emit_nvtxt_backend(w);
+	co.backend = &be;
+	co.sink = (struct nvtxt_diag_sink){ f1, keep_diag };
+	st1 = nvtxt_payload_compile(r, &co, &res, err, sizeof err);
+	nvtxt_emit_nvtxt_free(w);
+	nvtxt_payload_reader_free(r);
+
+	fd = fuzz_input_fd(text, len, false);
+	w = nvtxt_emit_nvtxt_new(m2);
+	be = nvtxt_emit_nvtxt_backend(w);
+	co.fd = fd;
+	co.sink = (struct nvtxt_diag_sink){ f2, keep_diag };
+	st2 = nvtxt_compile(&co, &res);
+	nvtxt_emit_nvtxt_free(w);
+	fclose(f1);
+	fclose(f2);
+	fclose(m1);
+	fclose(m2);
+	if (st1 != st2 || l1 != l2 || memcmp(d1, d2, l1) || n1 != n2 || memcmp(o1, o2, n1)) {
+		fprintf(stderr, "a payload's calls checked without text (status %d):\n%s\n"
+			"and through its normal form (status %d):\n%s\ndiffer (outputs of %zu and %zu bytes)\n",
+			st1, d1, st2, d2, n1, n2);
+		abort();
+	}
+	free(d1);
+	free(d2);
+	free(o1);
+	free(o2);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -107,6 +178,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (again.res.errors == 0)
 			fuzz_same("decompiled payload and its normal form", &nf, &again);
 		free(again.text);
+		same_as_text(copy, size, text, len);
 	}
 	free(text);
 
