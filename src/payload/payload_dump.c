@@ -100,7 +100,8 @@ static void ob_add(struct obuf *o, const char *s, size_t n)
 	o->n += n;
 }
 
-static void ob_u64(struct obuf *o, uint64_t v)
+/* Writes v in decimal at p; returns the end. */
+static char *put_u64(char *p, uint64_t v)
 {
 	char t[20];
 	size_t i = sizeof t;
@@ -108,21 +109,12 @@ static void ob_u64(struct obuf *o, uint64_t v)
 	do
 		t[--i] = (char)('0' + v % 10);
 	while (v /= 10);
-	ob_add(o, t + i, sizeof t - i);
+	memcpy(p, t + i, sizeof t - i);
+	return p + sizeof t - i;
 }
 
-static void ob_i64(struct obuf *o, int64_t v)
-{
-	if (v < 0) {
-		ob_add(o, "-", 1);
-		ob_u64(o, -(uint64_t)v);
-	} else {
-		ob_u64(o, (uint64_t)v);
-	}
-}
-
-/* v in hex: `digits` digits at least, upper or lower case. */
-static void ob_hex(struct obuf *o, uint64_t v, int digits, bool upper)
+/* Writes v as 0x and at least `digits` hex digits at p; returns the end. */
+static char *put_hex(char *p, uint64_t v, int digits, bool upper)
 {
 	const char *x = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char t[16];
@@ -133,46 +125,81 @@ static void ob_hex(struct obuf *o, uint64_t v, int digits, bool upper)
 		v >>= 4;
 		digits--;
 	} while (v || digits > 0);
-	ob_add(o, "0x", 2);
-	ob_add(o, t + i, sizeof t - i);
+	*p++ = '0';
+	*p++ = 'x';
+	memcpy(p, t + i, sizeof t - i);
+	return p + sizeof t - i;
 }
 
-static void dump_record(struct obuf *o, const struct pr_batch *b, const unsigned char *rec)
+/* Room for a record's text but its strings: 11 entries of at most 18 + 25 bytes, and more. */
+#define DUMP_RECORD_ROOM 1024
+
+/* " Name=" (no blank for the first entry) of each entry of a schema, ready to copy. */
+struct prefixes {
+	char text[PL_MAX_ENTRIES][24];
+	uint8_t len[PL_MAX_ENTRIES];
+};
+
+static void prefixes_of(const struct pr_schema *s, struct prefixes *px)
+{
+	for (size_t i = 0; i < s->l.n; i++) {
+		int n = snprintf(px->text[i], sizeof px->text[i], "%s%s=", i ? " " : "", s->l.e[i].name);
+		px->len[i] = (uint8_t)(n > 0 && (size_t)n < sizeof px->text[i] ? n : 0);
+	}
+}
+
+static void dump_record(struct obuf *o, const struct pr_batch *b, const struct prefixes *px,
+			uint64_t k, const unsigned char *rec)
 {
 	const struct pr_schema *s = b->s;
+	char *p;
 
+	if (sizeof o->b - o->n < DUMP_RECORD_ROOM)
+		ob_flush(o);
+	p = o->b + o->n;
+	memcpy(p, "  [", 3);
+	p = put_u64(p + 3, k);
+	memcpy(p, "] ", 2);
+	p += 2;
 	for (size_t i = 0; i < s->l.n; i++) {
 		const struct pl_entry *e = &s->l.e[i];
 		uint64_t v = pr_field(s, rec, e->role);
 		const char *str;
 
-		if (i)
-			ob_add(o, " ", 1);
-		ob_add(o, e->name, strlen(e->name));
-		ob_add(o, "=", 1);
+		memcpy(p, px->text[i], sizeof px->text[i]);
+		p += px->len[i];
 		switch (e->type) {
 		case PL_T_INT64:
-			ob_i64(o, (int64_t)v);
+			if ((int64_t)v < 0) {
+				*p++ = '-';
+				v = -v;
+			}
+			p = put_u64(p, v);
 			break;
 		case PL_T_COLOR_ARGB:
-			ob_hex(o, v, 8, true);
+			p = put_hex(p, v, 8, true);
 			break;
 		case PL_T_CSTRING_UTF8:
 			str = (const char *)b->flex + v;
-			ob_add(o, "@", 1);
-			ob_u64(o, v);
-			ob_add(o, "\"", 1);
+			*p++ = '@';
+			p = put_u64(p, v);
+			*p++ = '"';
+			o->n = (size_t)(p - o->b);
 			ob_add(o, str, strlen(str));
-			ob_add(o, "\"", 1);
+			if (sizeof o->b - o->n < DUMP_RECORD_ROOM)
+				ob_flush(o);
+			p = o->b + o->n;
+			*p++ = '"';
 			break;
 		default:
 			if (e->role == PL_R_PRESENT)
-				ob_hex(o, v, 1, false);
+				p = put_hex(p, v, 1, false);
 			else
-				ob_u64(o, v);
+				p = put_u64(p, v);
 		}
 	}
-	ob_add(o, "\n", 1);
+	*p++ = '\n';
+	o->n = (size_t)(p - o->b);
 }
 
 static void dump_time_domain(FILE *out, const struct pr_time_domain *td)
@@ -216,18 +243,17 @@ static void dump_schema(FILE *out, const struct pr_schema *s)
 
 static void dump_batch(FILE *out, struct obuf *o, const struct pr_batch *b)
 {
+	struct prefixes px;
+
 	fprintf(out, "batch at %" PRIu64 ": schema %" PRIu64 " \"%s\", %" PRIu64
 		" events of %u bytes, scope %" PRIu64 ", flags 0x%" PRIx64 " (%s), flexData %"
 		PRIu64 " bytes%s\n", b->off, b->s->id, b->s->name, b->nev, b->s->l.stride,
 		b->scope, b->flags, b->flags == PL_BATCH_TIME_SORTED ? "TIME_SORTED" : "UNSORTED",
 		b->flex_size, b->group_end ? ", end of its flush group" : "");
+	prefixes_of(b->s, &px);
 	o->out = out;
-	for (uint64_t k = 0; k < b->nev; k++) {
-		ob_add(o, "  [", 3);
-		ob_u64(o, k);
-		ob_add(o, "] ", 2);
-		dump_record(o, b, b->events + k * b->s->l.stride);
-	}
+	for (uint64_t k = 0; k < b->nev; k++)
+		dump_record(o, b, &px, k, b->events + k * b->s->l.stride);
 	ob_flush(o);
 }
 
