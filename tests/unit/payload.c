@@ -444,6 +444,16 @@ int main(void)
 		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "TIME_SORTED"),
 		       "rejects UNSORTED on a sorted batch: %s", err);
 		memcpy(c, img, size);
+		/* a format 1.0 file, and a 2.1 one */
+		c[12] = 1;
+		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 &&
+		       strstr(err, "offset 12: expected format version 2.0, found 1.0 (an older format"),
+		       "rejects a 1.0 file, saying what to do: %s", err);
+		c[12] = 2;
+		c[14] = 1;
+		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 &&
+		       strstr(err, "found 2.1 (a newer format"), "rejects a 2.1 file: %s", err);
+		memcpy(c, img, size);
 		/* a schema numbered out of order */
 		put64(c + sched + 64, get64(img + sched + 64) + 1);
 		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "order they come"),
