@@ -26,6 +26,11 @@
 #include "util.h"
 
 #define PR_WINDOW PL_GROUP_EVENTS /* ordinals a batch may hold above `low` */
+/*
+ * Schemas: one per kind, TimeBase and widths of ProcessId and ThreadId at
+ * most.  Allocated once, never moved: batches in use point at them.
+ */
+#define PR_MAX_SCHEMAS (PL_K_COUNT * (PL_NO_TB + 1) * 4)
 
 struct nvtxt_payload_reader {
 	nvtxt_payload_read_fn read;
@@ -42,7 +47,7 @@ struct nvtxt_payload_reader {
 	size_t ntd;
 	bool td_used[NVTXT_TB_COUNT]; /* a schema of the TimeBase was read */
 	struct pr_schema *schemas;
-	size_t nschemas, schemas_cap;
+	size_t nschemas;           /* at most PR_MAX_SCHEMAS: every layout once */
 	int expect_tb;             /* after a time domain: its TimeBase, else -1 */
 	const struct pr_schema *expect_batch; /* after a schema: it */
 
@@ -925,14 +930,11 @@ enum pr_item pr_next(struct nvtxt_payload_reader *r, struct pr_batch **bp)
 			return fail_io(r, ENOMEM), PR_ERROR;
 		body = b->body;
 	} else if (type == PL_SEC_SCHEMA) {
-		if (r->nschemas == r->schemas_cap) {
-			size_t cap = r->schemas_cap ? 2 * r->schemas_cap : 16;
-			void *p = realloc(r->schemas, cap * sizeof *r->schemas);
-			if (!p)
-				return fail_io(r, ENOMEM), PR_ERROR;
-			r->schemas = p;
-			r->schemas_cap = cap;
-		}
+		if (r->nschemas == PR_MAX_SCHEMAS)
+			return fail(r, o, "expected at most %d schemas (one per command, TimeBase "
+				    "and widths), found another", PR_MAX_SCHEMAS), PR_ERROR;
+		if (!r->schemas && !(r->schemas = calloc(PR_MAX_SCHEMAS, sizeof *r->schemas)))
+			return fail_io(r, ENOMEM), PR_ERROR;
 		s = &r->schemas[r->nschemas];
 		memset(s, 0, sizeof *s);
 		s->body = malloc(len + pad + 1);

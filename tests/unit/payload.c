@@ -485,6 +485,61 @@ int main(void)
 		fclose(f);
 	}
 
+	/*
+	 * Many schemas in one flush group, their calls interleaved: the batches
+	 * read first are still in use when the later schemas arrive.
+	 */
+	{
+		FILE *f = tmpfile();
+		struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
+		struct nvtxt_backend be = nvtxt_payload_backend(w);
+		struct nvtxt_payload_reader *r;
+		struct rec tmp = { 0 };
+		struct nvtxt_backend rb = { &tmp, rec_event, rec_unclosed, rec_finish };
+		static const enum nvtxt_command cmds[] = { NVTXT_CMD_MARKER, NVTXT_CMD_RANGE_START_END,
+			NVTXT_CMD_RANGE_PUSH, NVTXT_CMD_RANGE_POP };
+		uint64_t n = 0;
+		unsigned char *buf;
+		long len;
+		int ok = 1;
+
+		for (int round = 0; round < 3 && ok; round++)
+			for (int wide = 0; wide < 2 && ok; wide++)
+				for (int tb = 0; tb < NVTXT_TB_COUNT && ok; tb++)
+					for (size_t c = 0; c < 4 && ok; c++) {
+						struct nvtxt_event ev = { .command = cmds[c],
+							.present = TIMED, .time = round, .start = round,
+							.end = round + 1, .timebase = (enum nvtxt_timebase)tb,
+							.process_id = wide ? INT64_C(1) << 33 : 1, .thread_id = 2,
+							.ordinal = n++ };
+						if (cmds[c] == NVTXT_CMD_RANGE_START_END)
+							ev.present = B(START) | B(END) | B(TIMEBASE) |
+								     B(PROCESS_ID) | B(THREAD_ID);
+						ok = be.event(be.user, &ev) == 0;
+					}
+		ok = ok && be.finish(be.user) == 0;
+		nvtxt_payload_writer_free(w);
+		len = ftell(f);
+		buf = malloc((size_t)len);
+		rewind(f);
+		ok = ok && fread(buf, 1, (size_t)len, f) == (size_t)len;
+		fclose(f);
+		tap_ok(ok, "writes %" PRIu64 " calls of 56 schemas", n);
+		err[0] = 0;
+		ok = nvtxt_payload_open(&r, buf, (size_t)len, err, sizeof err) == 0 &&
+		     nvtxt_payload_decompile(r, &rb, err, sizeof err) == 0;
+		tap_ok(ok && tmp.n == n, "reads them back in order (%zu calls) %s", tmp.n, err);
+		for (size_t i = 1; i < tmp.n; i++)
+			if (!strstr(tmp.lines[i], "ord=") ||
+			    strtoull(strstr(tmp.lines[i], "ord=") + 4, NULL, 10) != i) {
+				tap_ok(0, "call %zu at its ordinal: %s", i, tmp.lines[i]);
+				break;
+			}
+		rec_free(&tmp);
+		nvtxt_payload_reader_free(r);
+		free(buf);
+	}
+
 	/* A large stream is flushed in bounded batches and round-trips. */
 	{
 		FILE *f = tmpfile();
