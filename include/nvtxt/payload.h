@@ -85,13 +85,6 @@ int nvtxt_payload_reader_new(struct nvtxt_payload_reader **r, nvtxt_payload_read
 int nvtxt_payload_open(struct nvtxt_payload_reader **r, const void *data, size_t size,
 		       char *err, size_t errlen);
 void nvtxt_payload_reader_free(struct nvtxt_payload_reader *r);
-/*
- * When on, nvtxt_payload_decompile and nvtxt_payload_compile read and
- * check the sections in a second thread while the calling thread hands on
- * the calls (at most four batches more in memory); the results are the
- * same.  For a caller with a processor to spare.  Off by default.
- */
-void nvtxt_payload_reader_read_ahead(struct nvtxt_payload_reader *r, bool on);
 /* After NVTXT_PAYLOAD_EIO: the errno of the failure (ENOMEM, a read or write error). */
 int nvtxt_payload_reader_errno(const struct nvtxt_payload_reader *r);
 
@@ -131,8 +124,7 @@ struct nvtxt_compile_result;
  * lint): every record, in ordinal order, goes through the rules of
  * nvtxt(5) that span calls (push/pop pairing, the category tree, names);
  * those of a single call are nvtxt-payload(5)'s own.  Of opt, only
- * display_name, diag_config, sink, backend and read_ahead (which turns on
- * nvtxt_payload_reader_read_ahead) are used.  Diagnostics
+ * display_name, diag_config, sink and backend are used.  Diagnostics
  * point at line ordinal + 1, column 1: the call's line in the file's
  * normal form; they have no source excerpt.  Reads the rest of the file:
  * the calls before a format error have been checked and handed on when it

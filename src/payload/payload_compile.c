@@ -91,8 +91,6 @@ int nvtxt_payload_compile(struct nvtxt_payload_reader *r, const struct nvtxt_com
 	run.opt = opt;
 	run.err = err;
 	run.errlen = errlen;
-	if (opt->read_ahead)
-		nvtxt_payload_reader_read_ahead(r, true);
 	nvtxt_diags_init(&run.diags, opt->diag_config, opt->sink, opt->display_name);
 	failure = run_guarded(&run);
 	if (run.sema) {

@@ -17,7 +17,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,28 +75,6 @@ struct nvtxt_payload_reader {
 
 	struct pr_batch *active;   /* decompile: batches not used up, in file order */
 	uint64_t next;             /* decompile: the next ordinal to hand on */
-	bool want_ahead;           /* decompile: read and check sections in a second thread */
-	struct pr_ahead *ahead;    /* that thread, while it runs */
-};
-
-/*
- * Read-ahead: a second thread runs pr_next (the reads and every check)
- * and queues the batches; the decompiling thread takes them.  Only the
- * second thread touches the reader's state until it is joined; the
- * batches and the schemas they point at are handed over under the mutex.
- */
-#define PR_AHEAD_MAX 4 /* batches queued at most */
-static void pr_ahead_stop(struct nvtxt_payload_reader *r);
-struct pr_ahead {
-	pthread_t tid;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct pr_batch *head, *tail;
-	size_t n;
-	struct pr_batch *used;     /* batches handed back, for their buffers */
-	size_t nused;
-	enum pr_item last;         /* once done: PR_END or PR_ERROR */
-	bool done, stop;
 };
 
 static int fail(struct nvtxt_payload_reader *r, uint64_t off, const char *fmt, ...)
@@ -1075,7 +1052,6 @@ void nvtxt_payload_reader_free(struct nvtxt_payload_reader *r)
 {
 	if (!r)
 		return;
-	pr_ahead_stop(r); /* a decompile left by longjmp (ENOMEM in a back end) */
 	for (size_t i = 0; i < r->nschemas; i++)
 		free(r->schemas[i].body);
 	free(r->schemas);
@@ -1177,155 +1153,6 @@ static int pr_result(struct nvtxt_payload_reader *r, char *err, size_t errlen)
 	return r->io_errno ? NVTXT_PAYLOAD_EIO : NVTXT_PAYLOAD_EFORMAT;
 }
 
-static void *pr_ahead_main(void *arg)
-{
-	struct nvtxt_payload_reader *r = arg;
-	struct pr_ahead *a = r->ahead;
-
-	for (;;) {
-		struct pr_batch *b;
-		enum pr_item it;
-
-		if (!r->spare && a->nused) {
-			/* a buffer already faulted in, rather than a new one */
-			pthread_mutex_lock(&a->mu);
-			r->spare = a->used;
-			a->used = r->spare->next;
-			a->nused--;
-			pthread_mutex_unlock(&a->mu);
-		}
-		it = pr_next(r, &b);
-		if (it == PR_TIME_DOMAIN || it == PR_SCHEMA)
-			continue;
-		pthread_mutex_lock(&a->mu);
-		if (it == PR_BATCH) {
-			while (a->n >= PR_AHEAD_MAX && !a->stop)
-				pthread_cond_wait(&a->cv, &a->mu);
-			if (!a->stop) {
-				b->next = NULL;
-				if (a->tail)
-					a->tail->next = b;
-				else
-					a->head = b;
-				a->tail = b;
-				a->n++;
-				pthread_cond_broadcast(&a->cv);
-				pthread_mutex_unlock(&a->mu);
-				continue;
-			}
-			pr_batch_free(NULL, b);
-			it = PR_END;
-		}
-		a->last = it;
-		a->done = true;
-		pthread_cond_broadcast(&a->cv);
-		pthread_mutex_unlock(&a->mu);
-		return NULL;
-	}
-}
-
-/* Starts the read-ahead thread; without one (none could be made) pr_take reads itself. */
-static void pr_ahead_start(struct nvtxt_payload_reader *r)
-{
-	struct pr_ahead *a = calloc(1, sizeof *a);
-
-	if (!a)
-		return;
-	pthread_mutex_init(&a->mu, NULL);
-	pthread_cond_init(&a->cv, NULL);
-	r->ahead = a;
-	if (pthread_create(&a->tid, NULL, pr_ahead_main, r) != 0) {
-		pthread_mutex_destroy(&a->mu);
-		pthread_cond_destroy(&a->cv);
-		free(a);
-		r->ahead = NULL;
-	}
-}
-
-/* Stops and joins the read-ahead thread, and frees what it queued. */
-static void pr_ahead_stop(struct nvtxt_payload_reader *r)
-{
-	struct pr_ahead *a = r->ahead;
-
-	if (!a)
-		return;
-	pthread_mutex_lock(&a->mu);
-	a->stop = true;
-	pthread_cond_broadcast(&a->cv);
-	pthread_mutex_unlock(&a->mu);
-	pthread_join(a->tid, NULL);
-	while (a->head) {
-		struct pr_batch *b = a->head;
-		a->head = b->next;
-		pr_batch_free(NULL, b);
-	}
-	while (a->used) {
-		struct pr_batch *b = a->used;
-		a->used = b->next;
-		pr_batch_free(NULL, b);
-	}
-	pthread_mutex_destroy(&a->mu);
-	pthread_cond_destroy(&a->cv);
-	free(a);
-	r->ahead = NULL;
-}
-
-/* The next batch for decompile (PR_BATCH), or PR_END or PR_ERROR. */
-static enum pr_item pr_take(struct nvtxt_payload_reader *r, struct pr_batch **bp)
-{
-	struct pr_ahead *a = r->ahead;
-	enum pr_item it;
-
-	if (!a) {
-		while ((it = pr_next(r, bp)) == PR_TIME_DOMAIN || it == PR_SCHEMA)
-			;
-		return it;
-	}
-	pthread_mutex_lock(&a->mu);
-	while (!a->head && !a->done)
-		pthread_cond_wait(&a->cv, &a->mu);
-	if (a->head) {
-		*bp = a->head;
-		a->head = (*bp)->next;
-		if (!a->head)
-			a->tail = NULL;
-		(*bp)->next = NULL;
-		a->n--;
-		pthread_cond_broadcast(&a->cv);
-		it = PR_BATCH;
-	} else {
-		*bp = NULL;
-		it = a->last;
-	}
-	pthread_mutex_unlock(&a->mu);
-	return it;
-}
-
-/* A batch decompile has used up: its buffer goes back to the reading thread. */
-static void pr_give_back(struct nvtxt_payload_reader *r, struct pr_batch *b)
-{
-	struct pr_ahead *a = r->ahead;
-
-	if (!a) {
-		pr_batch_free(r, b);
-		return;
-	}
-	pthread_mutex_lock(&a->mu);
-	if (a->nused < 8) {
-		b->next = a->used;
-		a->used = b;
-		a->nused++;
-		b = NULL;
-	}
-	pthread_mutex_unlock(&a->mu);
-	pr_batch_free(NULL, b);
-}
-
-void nvtxt_payload_reader_read_ahead(struct nvtxt_payload_reader *r, bool on)
-{
-	r->want_ahead = on;
-}
-
 int nvtxt_payload_decompile(struct nvtxt_payload_reader *r, const struct nvtxt_backend *be,
 			    char *err, size_t errlen)
 {
@@ -1335,8 +1162,6 @@ int nvtxt_payload_decompile(struct nvtxt_payload_reader *r, const struct nvtxt_b
 
 	if (errlen)
 		err[0] = 0;
-	if (r->want_ahead && !r->ahead && !r->failed && !r->ended)
-		pr_ahead_start(r);
 	for (r->next = 0; r->next < r->nevents;) {
 		struct pr_batch *b = NULL, **link = &r->active;
 		const unsigned char *rec;
@@ -1355,11 +1180,10 @@ int nvtxt_payload_decompile(struct nvtxt_payload_reader *r, const struct nvtxt_b
 		}
 		if (!b) {
 			/* the next batch holds it: it starts with the lowest ordinal not read */
-			it = pr_take(r, &b);
-			if (it == PR_ERROR) {
-				pr_ahead_stop(r);
+			while ((it = pr_next(r, &b)) == PR_TIME_DOMAIN || it == PR_SCHEMA)
+				;
+			if (it == PR_ERROR)
 				return pr_result(r, err, errlen);
-			}
 			if (it == PR_END) /* cannot happen: pr_end checks every ordinal was read */
 				break;
 			for (tail = &r->active; *tail; tail = &(*tail)->next)
@@ -1376,23 +1200,19 @@ int nvtxt_payload_decompile(struct nvtxt_payload_reader *r, const struct nvtxt_b
 			for (link = &r->active; *link != b; link = &(*link)->next)
 				;
 			*link = b->next;
-			pr_give_back(r, b);
+			pr_batch_free(r, b);
 			last = NULL;
 		}
 	}
-	while ((it = pr_take(r, &last)) != PR_END) {
-		if (it == PR_ERROR) {
-			pr_ahead_stop(r);
+	while ((it = pr_next(r, &last)) != PR_END) {
+		if (it == PR_ERROR)
 			return pr_result(r, err, errlen);
-		}
-		pr_give_back(r, last); /* cannot happen: pr_batch rejects ordinals past the count */
+		pr_batch_free(r, last); /* cannot happen: pr_batch rejects ordinals past the count */
 	}
-	pr_ahead_stop(r);
 	if (be->finish(be->user))
 		goto io;
 	return 0;
 io:
-	pr_ahead_stop(r);
 	if (errlen)
 		snprintf(err, errlen, "write error: %s", strerror(errno));
 	r->io_errno = errno ? errno : EIO;

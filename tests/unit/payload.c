@@ -81,19 +81,6 @@ static int rec_unclosed(void *user, const struct nvtxt_event *ev)
 	return 0;
 }
 
-/* A back end whose event fails once *user reaches 0. */
-static int fail_after(void *user, const struct nvtxt_event *ev)
-{
-	int *left = user;
-
-	(void)ev;
-	if (--*left < 0) {
-		errno = ENOSPC;
-		return -1;
-	}
-	return 0;
-}
-
 static int rec_finish(void *user)
 {
 	(void)user;
@@ -244,16 +231,12 @@ static int try_open(const unsigned char *img, size_t size, char *err, size_t err
 	char err2[256];
 	int rc, rc2;
 
-	static unsigned calls;
-
 	memcpy(copy, img, size);
 	rc = nvtxt_payload_open(&r, copy, size, err, errlen);
 	if (!rc) {
 		struct rec tmp = { 0 };
 		struct nvtxt_backend be = { out ? out : &tmp, rec_event, rec_unclosed, rec_finish };
 
-		/* one time in sixteen in two threads */
-		nvtxt_payload_reader_read_ahead(r, calls++ % 16 == 0);
 		rc = nvtxt_payload_decompile(r, &be, err, errlen);
 		rec_free(&tmp);
 		nvtxt_payload_reader_free(r);
@@ -557,21 +540,6 @@ int main(void)
 		free(buf);
 	}
 
-	/* A back end that fails stops a decompile that reads ahead, without a hang. */
-	{
-		struct nvtxt_payload_reader *r;
-		struct nvtxt_backend be = { NULL, fail_after, rec_unclosed, rec_finish };
-		int left = 3;
-
-		be.user = &left;
-		if (nvtxt_payload_open(&r, img, size, err, sizeof err) == 0) {
-			nvtxt_payload_reader_read_ahead(r, true);
-			tap_ok(nvtxt_payload_decompile(r, &be, err, sizeof err) == NVTXT_PAYLOAD_EIO &&
-			       strstr(err, "write error"), "a failing back end: %s", err);
-			nvtxt_payload_reader_free(r);
-		}
-	}
-
 	/* A large stream is flushed in bounded batches and round-trips. */
 	{
 		FILE *f = tmpfile();
@@ -603,10 +571,9 @@ int main(void)
 		if (tap_ok(nvtxt_payload_open(&r, buf, (size_t)len, err, sizeof err) == 0,
 			   "reads them back %s", err)) {
 			struct rec tmp = { 0 };
-			nvtxt_payload_reader_read_ahead(r, true);
 			struct nvtxt_backend rb = { &tmp, rec_event, rec_unclosed, rec_finish };
-			int rc = nvtxt_payload_decompile(r, &rb, err, sizeof err);
-			tap_ok(rc == 0 && tmp.n == n, "decompiles %zu calls, reading ahead %s", tmp.n, err);
+			tap_ok(nvtxt_payload_decompile(r, &rb, err, sizeof err) == 0 && tmp.n == n,
+			       "decompiles %zu calls %s", tmp.n, err);
 			rec_free(&tmp);
 			nvtxt_payload_reader_free(r);
 		}
