@@ -81,6 +81,19 @@ static int rec_unclosed(void *user, const struct nvtxt_event *ev)
 	return 0;
 }
 
+/* A back end whose event fails once *user reaches 0. */
+static int fail_after(void *user, const struct nvtxt_event *ev)
+{
+	int *left = user;
+
+	(void)ev;
+	if (--*left < 0) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return 0;
+}
+
 static int rec_finish(void *user)
 {
 	(void)user;
@@ -540,6 +553,20 @@ int main(void)
 		free(buf);
 	}
 
+	/* A back end that fails stops a decompile, with its error. */
+	{
+		struct nvtxt_payload_reader *r;
+		struct nvtxt_backend be = { NULL, fail_after, rec_unclosed, rec_finish };
+		int left = 3;
+
+		be.user = &left;
+		if (nvtxt_payload_open(&r, img, size, err, sizeof err) == 0) {
+			tap_ok(nvtxt_payload_decompile(r, &be, err, sizeof err) == NVTXT_PAYLOAD_EIO &&
+			       strstr(err, "write error"), "a failing back end: %s", err);
+			nvtxt_payload_reader_free(r);
+		}
+	}
+
 	/* A large stream is flushed in bounded batches and round-trips. */
 	{
 		FILE *f = tmpfile();
@@ -572,8 +599,8 @@ int main(void)
 			   "reads them back %s", err)) {
 			struct rec tmp = { 0 };
 			struct nvtxt_backend rb = { &tmp, rec_event, rec_unclosed, rec_finish };
-			tap_ok(nvtxt_payload_decompile(r, &rb, err, sizeof err) == 0 && tmp.n == n,
-			       "decompiles %zu calls %s", tmp.n, err);
+			int rc = nvtxt_payload_decompile(r, &rb, err, sizeof err);
+			tap_ok(rc == 0 && tmp.n == n, "decompiles %zu calls %s", tmp.n, err);
 			rec_free(&tmp);
 			nvtxt_payload_reader_free(r);
 		}
