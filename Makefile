@@ -303,12 +303,12 @@ $(B)/bench/gen: bench/gen.c
 	$(CC) -std=c11 -Wall -Wextra -O2 -o $@ bench/gen.c
 
 # what one event costs each JSON library (bench/json_cost.c; bench/README.md, issue 14)
-$(B)/bench/json_cost_jansson: bench/json_cost.c
+$(B)/bench/json_cost_jansson: bench/json_cost.c src/backends/timeconv.h
 	@mkdir -p $(B)/bench
-	$(CC) -std=c11 -Wall -Wextra -O2 -o $@ bench/json_cost.c -ljansson
-$(B)/bench/json_cost_jsonc: bench/json_cost.c
+	$(CC) -std=c11 -Wall -Wextra -O2 -Isrc/backends -Iinclude/nvtxt -o $@ bench/json_cost.c -ljansson
+$(B)/bench/json_cost_jsonc: bench/json_cost.c src/backends/timeconv.h
 	@mkdir -p $(B)/bench
-	$(CC) -std=c11 -Wall -Wextra -O2 -DJSON_COST_JSONC -o $@ bench/json_cost.c -ljson-c
+	$(CC) -std=c11 -Wall -Wextra -O2 -DJSON_COST_JSONC -Isrc/backends -Iinclude/nvtxt -o $@ bench/json_cost.c -ljson-c
 
 bench: $(BIN) $(B)/bench/gen
 	NVTXTC=./$(BIN) GEN=$(B)/bench/gen sh bench/run.sh

@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "timeconv.h" /* timeconv_us_text: the ts text emit_chrome.c writes */
 #ifdef JSON_COST_JSONC
 #include <json-c/json.h>
 #else
@@ -48,30 +50,6 @@ static int usage(void)
 	return 2;
 }
 
-/* The exact decimal of ns nanoseconds as microseconds (ns >= 0), as emit_chrome.c's us_text. */
-static void us_text(char *buf, long long ns)
-{
-	char digits[24];
-	int n = 0, len = 0;
-	long long us = ns / 1000;
-	int frac = (int)(ns % 1000);
-
-	do {
-		digits[n++] = (char)('0' + us % 10);
-		us /= 10;
-	} while (us);
-	while (n)
-		buf[len++] = digits[--n];
-	buf[len++] = '.';
-	buf[len++] = (char)('0' + frac / 100);
-	if (frac % 100) {
-		buf[len++] = (char)('0' + frac / 10 % 10);
-		if (frac % 10)
-			buf[len++] = (char)('0' + frac % 10);
-	}
-	buf[len] = '\0';
-}
-
 int main(int argc, char **argv)
 {
 	long n;
@@ -86,7 +64,6 @@ int main(int argc, char **argv)
 
 	if (mode < 0)
 		return usage();
-	(void)us_text;
 	ev = json_object_new_object();
 	args = json_object_new_object();
 	name = json_object_new_string("");
@@ -113,7 +90,7 @@ int main(int argc, char **argv)
 		if (mode == 2) {
 			json_object_set_int64(ts, t);
 		} else if (mode == 3) {
-			us_text(ts_text, t);
+			timeconv_us_text(ts_text, t);
 		} else {
 			json_object_set_double(ts, (double)t / 1000.0);
 			if (mode == 1)
@@ -133,7 +110,6 @@ int main(int argc, char **argv)
 
 	if (mode < 0)
 		return usage();
-	(void)us_text;
 	ev = json_object();
 	args = json_object();
 	name = json_string("");

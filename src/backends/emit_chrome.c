@@ -30,7 +30,7 @@
  * significant digits, more than a double holds, so ts counts from an
  * origin: the first event's time in nanoseconds, rounded toward zero to a
  * whole second, given exactly (an integer) as otherData.nvtxtc_time_origin_ns.
- * ts is the exact decimal of the offset in microseconds (us_text: integer
+ * ts is the exact decimal of the offset in microseconds (timeconv_us_text: integer
  * digits, '.', the nanoseconds' three digits without trailing zeros but
  * at least one), handed to json-c as the serialised form of its double
  * node (json_object_userdata_to_json_string, the mechanism of
@@ -79,7 +79,7 @@ struct shape {
 	struct json_object *obj;
 	struct json_object *name, *cat, *ts, *pid, *tid, *id;
 	struct json_object *category, *color, *payload, *line, *ns;
-	char ts_text[48];           /* the serialised form of ts (us_text) */
+	char ts_text[48];           /* the serialised form of ts (timeconv_us_text) */
 };
 
 /* A thread's latest time so far (where its pushes left open at end of file are closed). */
@@ -187,7 +187,7 @@ static struct shape *shape(struct nvtxt_chrome *c, enum phase ph, unsigned has)
 	if (ph == PH_AB || ph == PH_AE)
 		sh->id = put(o, "id", json_object_new_int64(0));
 	sh->ts = put(o, "ts", json_object_new_double(0));
-	/* ts is written as ts_text, which every event sets (us_text) */
+	/* ts is written as ts_text, which every event sets (timeconv_us_text) */
 	strcpy(sh->ts_text, "0.0");
 	json_object_set_serializer(sh->ts, json_object_userdata_to_json_string, sh->ts_text, NULL);
 	sh->pid = put(o, "pid", json_object_new_int64(0));
@@ -401,41 +401,6 @@ static int fail_time(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64
 	return -1;
 }
 
-/*
- * The exact decimal of off nanoseconds in microseconds: "-"?, the whole
- * microseconds, ".", the three digits of the nanoseconds without trailing
- * zeros but at least one ("400.0", "123475.43", "999999.999").  |off| <
- * 2^64, so the text has at most 1 + 17 + 1 + 3 characters; buf holds 48.
- * Returns its length.
- */
-static size_t us_text(char *buf, __int128 off)
-{
-	unsigned __int128 mag = off < 0 ? -(unsigned __int128)off : (unsigned __int128)off;
-	/* 64-bit division where the magnitude fits (any offset of under 584 years) */
-	uint64_t us = mag >> 64 ? (uint64_t)(mag / 1000) : (uint64_t)mag / 1000;
-	unsigned frac = mag >> 64 ? (unsigned)(mag % 1000) : (unsigned)((uint64_t)mag % 1000);
-	char digits[24];
-	size_t n = 0, len = 0;
-
-	do {
-		digits[n++] = (char)('0' + us % 10);
-		us /= 10;
-	} while (us);
-	if (off < 0)
-		buf[len++] = '-';
-	while (n)
-		buf[len++] = digits[--n];
-	buf[len++] = '.';
-	buf[len++] = (char)('0' + frac / 100);
-	if (frac % 100) {
-		buf[len++] = (char)('0' + frac / 10 % 10);
-		if (frac % 10)
-			buf[len++] = (char)('0' + frac % 10);
-	}
-	buf[len] = '\0';
-	return len;
-}
-
 static int64_t pid_of(const struct nvtxt_event *ev)
 {
 	return (ev->present & NVTXT_BIT(NVTXT_ARG_PROCESS_ID)) ? ev->process_id : 0;
@@ -492,7 +457,7 @@ static int convert(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t
 /* Sets the shape's ts (and args.ns, when it has one) from the converted time. */
 static void set_time(struct shape *sh, int64_t ns, __int128 off)
 {
-	us_text(sh->ts_text, off);
+	timeconv_us_text(sh->ts_text, off);
 	if (sh->ns)
 		json_object_set_int64(sh->ns, ns);
 }

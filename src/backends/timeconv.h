@@ -95,4 +95,41 @@ struct nvtxt_backend nvtxt_tconv_filter_backend(struct nvtxt_tconv_filter *state
 						const struct nvtxt_tconv *tc,
 						const struct nvtxt_backend *inner);
 
+/*
+ * The exact decimal of `off` nanoseconds in microseconds, as the Chrome
+ * Trace Event Format's ts: "-"?, the whole microseconds, ".", the three
+ * digits of the nanoseconds without trailing zeros but at least one
+ * ("400.0", "123475.43", "999999.999"), NUL-terminated in buf (48 bytes).
+ * Integer arithmetic only; |off| < 2^64 gives at most 1 + 17 + 1 + 3
+ * characters.  Returns its length.  Inline: one call per exported event
+ * (and bench/json_cost.c uses it without the library).
+ */
+static inline size_t timeconv_us_text(char *buf, __int128 off)
+{
+	unsigned __int128 mag = off < 0 ? -(unsigned __int128)off : (unsigned __int128)off;
+	/* 64-bit division where the magnitude fits (any offset of under 584 years) */
+	uint64_t us = mag >> 64 ? (uint64_t)(mag / 1000) : (uint64_t)mag / 1000;
+	unsigned frac = mag >> 64 ? (unsigned)(mag % 1000) : (unsigned)((uint64_t)mag % 1000);
+	char digits[24];
+	size_t n = 0, len = 0;
+
+	do {
+		digits[n++] = (char)('0' + us % 10);
+		us /= 10;
+	} while (us);
+	if (off < 0)
+		buf[len++] = '-';
+	while (n)
+		buf[len++] = digits[--n];
+	buf[len++] = '.';
+	buf[len++] = (char)('0' + frac / 100);
+	if (frac % 100) {
+		buf[len++] = (char)('0' + frac / 10 % 10);
+		if (frac % 10)
+			buf[len++] = (char)('0' + frac % 10);
+	}
+	buf[len] = '\0';
+	return len;
+}
+
 #endif

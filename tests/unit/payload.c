@@ -188,26 +188,33 @@ static int feed(const struct nvtxt_backend *be, struct rec *expect)
 	return be->finish(be->user);
 }
 
+/* What a writer wrote to the temporary file f, in memory (*size bytes); closes f.  NULL when unreadable. */
+static unsigned char *read_back(FILE *f, size_t *size)
+{
+	long n = ftell(f);
+	unsigned char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+
+	rewind(f);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*size = buf ? (size_t)n : 0;
+	return buf;
+}
+
 /* Writes the source to a payload image in memory. */
 static unsigned char *write_image(size_t *size, struct rec *expect)
 {
 	FILE *f = tmpfile();
 	struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
 	struct nvtxt_backend be = nvtxt_payload_backend(w);
-	unsigned char *buf;
-	long n;
 
 	if (feed(&be, expect))
 		return NULL;
 	nvtxt_payload_writer_free(w);
-	n = ftell(f);
-	buf = malloc((size_t)n);
-	rewind(f);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-		return NULL;
-	fclose(f);
-	*size = (size_t)n;
-	return buf;
+	return read_back(f, size);
 }
 
 /* A source that hands out at most 1 to 7 bytes a call, to exercise partial reads. */
@@ -513,7 +520,7 @@ int main(void)
 			NVTXT_CMD_RANGE_PUSH, NVTXT_CMD_RANGE_POP };
 		uint64_t n = 0;
 		unsigned char *buf;
-		long len;
+		size_t len;
 		int ok = 1;
 
 		for (int round = 0; round < 3 && ok; round++)
@@ -532,14 +539,11 @@ int main(void)
 					}
 		ok = ok && be.finish(be.user) == 0;
 		nvtxt_payload_writer_free(w);
-		len = ftell(f);
-		buf = malloc((size_t)len);
-		rewind(f);
-		ok = ok && fread(buf, 1, (size_t)len, f) == (size_t)len;
-		fclose(f);
+		buf = read_back(f, &len);
+		ok = ok && buf;
 		tap_ok(ok, "writes %" PRIu64 " calls of 56 schemas", n);
 		err[0] = 0;
-		ok = nvtxt_payload_open(&r, buf, (size_t)len, err, sizeof err) == 0 &&
+		ok = nvtxt_payload_open(&r, buf, len, err, sizeof err) == 0 &&
 		     nvtxt_payload_decompile(r, &rb, err, sizeof err) == 0;
 		tap_ok(ok && tmp.n == n, "reads them back in order (%zu calls) %s", tmp.n, err);
 		for (size_t i = 1; i < tmp.n; i++)
@@ -576,7 +580,7 @@ int main(void)
 		struct nvtxt_payload_reader *r;
 		const uint64_t n = 200000;
 		unsigned char *buf;
-		long len;
+		size_t len;
 		int ok = 1;
 
 		ev.message.ptr = "a message";
@@ -588,14 +592,11 @@ int main(void)
 		}
 		ok = ok && be.finish(be.user) == 0;
 		nvtxt_payload_writer_free(w);
-		len = ftell(f);
-		buf = malloc((size_t)len);
-		rewind(f);
-		ok = ok && fread(buf, 1, (size_t)len, f) == (size_t)len;
-		fclose(f);
-		tap_ok(ok, "writes %" PRIu64 " markers (%ld bytes)", n, len);
+		buf = read_back(f, &len);
+		ok = ok && buf;
+		tap_ok(ok, "writes %" PRIu64 " markers (%zu bytes)", n, len);
 		err[0] = 0;
-		if (tap_ok(nvtxt_payload_open(&r, buf, (size_t)len, err, sizeof err) == 0,
+		if (tap_ok(nvtxt_payload_open(&r, buf, len, err, sizeof err) == 0,
 			   "reads them back %s", err)) {
 			struct rec tmp = { 0 };
 			struct nvtxt_backend rb = { &tmp, rec_event, rec_unclosed, rec_finish };
@@ -604,7 +605,7 @@ int main(void)
 			rec_free(&tmp);
 			nvtxt_payload_reader_free(r);
 		}
-		if (nvtxt_payload_open(&r, buf, (size_t)len, err, sizeof err) == 0) {
+		if (nvtxt_payload_open(&r, buf, len, err, sizeof err) == 0) {
 			char *text = NULL;
 			size_t tlen = 0, nb = 0;
 			FILE *m = open_memstream(&text, &tlen);
