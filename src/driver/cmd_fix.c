@@ -139,7 +139,8 @@ static void report_fix(struct run *run, const char *display, const struct fixit 
 
 /*
  * One pass: checks text and applies its fix-its (the first of overlapping
- * ones); returns how many it applied, or -1 on an I/O error (reported).
+ * ones); returns how many it applied.  The text is compiled in memory, so
+ * a pass has no I/O to fail.
  */
 static int fix_pass(struct run *run, const char *display, struct buf *text)
 {
@@ -153,13 +154,10 @@ static int fix_pass(struct run *run, const char *display, struct buf *text)
 	int applied = 0;
 
 	cfg.max_errors = 0; /* every fix-it, not only those shown */
-	co.fd = temp_with(text);
-	if (co.fd < 0) {
-		io_error(&run->sink, NULL, "cannot create a temporary file: %s", strerror(errno));
-		return -1;
-	}
+	co.fd = -1;
+	co.text = text->ptr; /* never NULL (fix_one); excerpts come from it */
+	co.text_len = text->len;
 	nvtxt_compile(&co, &res);
-	close(co.fd);
 	if (found.n)
 		qsort(found.v, found.n, sizeof(*found.v), by_offset);
 	for (size_t i = 0; i < found.n; i++) {
@@ -215,12 +213,7 @@ static int fix_one(struct run *run, const char *path)
 			      "a payload file: --fix leaves it as it is");
 	} else {
 		for (int pass = 0; pass < FIX_PASSES; pass++) {
-			int n = fix_pass(run, display, &text);
-			if (n < 0) {
-				buf_free(&text);
-				return 2;
-			}
-			if (n == 0)
+			if (fix_pass(run, display, &text) == 0)
 				break;
 			changed = true;
 		}
