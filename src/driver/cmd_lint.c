@@ -111,6 +111,8 @@ int run_lint(struct run *run, char **operands, int n)
 	char **files;
 	int nfiles, worst, status;
 
+	if (opt->fix)
+		return run_fix(run, operands, n);
 	if (opt->emit && opt->emit->start) {
 		/* one file (validate_lint), written to -o or standard output */
 		opt->read_ahead = opt->jobs >= 2;

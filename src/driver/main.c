@@ -740,10 +740,7 @@ static int nvtxtc_main(int argc, char **argv)
 	run.printer.color = opt.color != 0;
 	if (opt.jobs == 0)
 		opt.jobs = usable_processors();
-	if (opt.cmd == &subcommands[0] && opt.fix)
-		status = run_fix(&run, args + optind, nargs - optind);
-	else
-		status = opt.cmd->run(&run, args + optind, nargs - optind);
+	status = opt.cmd->run(&run, args + optind, nargs - optind);
 	if (!run.report && (run.totals.errors || run.totals.warnings)) {
 		if (run.totals.errors)
 			fprintf(stderr, "%lu error%s", run.totals.errors, run.totals.errors == 1 ? "" : "s");
