@@ -96,6 +96,12 @@ static int write_doc(const struct run *run, const struct nvtxt_report_run *info,
 					      : nvtxt_report_write_json(run->report, info, out);
 }
 
+/* The --diagnostics-output file could not be written: said on stderr, as no report can. */
+static void cannot_write(const char *path, int err)
+{
+	fprintf(stderr, "nvtxtc: error: cannot write '%s': %s [io-error]\n", path, strerror(err));
+}
+
 int diag_output_finish(struct run *run, int argc, char **argv, int status)
 {
 	struct nvtxt_report_run info = { NVTXTC_VERSION, status, argc, argv };
@@ -107,19 +113,16 @@ int diag_output_finish(struct run *run, int argc, char **argv, int status)
 	if (o->diag_output) {
 		struct nvtxt_output out;
 		if (output_open(&out, o->diag_output) != 0) {
-			fprintf(stderr, "nvtxtc: error: cannot write '%s': %s [io-error]\n", o->diag_output,
-				strerror(errno));
+			cannot_write(o->diag_output, errno);
 			nvtxt_report_free(run->report);
 			return 2;
 		}
 		if (write_doc(run, &info, out.file) != 0) {
-			fprintf(stderr, "nvtxtc: error: cannot write '%s': %s [io-error]\n", o->diag_output,
-				strerror(errno ? errno : EIO));
+			cannot_write(o->diag_output, errno ? errno : EIO);
 			output_abort(&out);
 			status = 2;
 		} else if (output_commit(&out) != 0) {
-			fprintf(stderr, "nvtxtc: error: cannot write '%s': %s [io-error]\n", o->diag_output,
-				strerror(errno));
+			cannot_write(o->diag_output, errno);
 			status = 2;
 		}
 		nvtxt_report_free(run->report);
