@@ -163,6 +163,17 @@ static int keep_attributes(int fd, const char *path, const struct stat *st, mode
 	return st && !keep_xattrs(path, fd) ? 1 : 0;
 }
 
+/* Removes the named temporary, if any, and forgets it. */
+static void drop_tmp(struct nvtxt_output *o)
+{
+	if (!o->tmp)
+		return;
+	unlink(o->tmp);
+	pending_tmp = NULL;
+	free(o->tmp);
+	o->tmp = NULL;
+}
+
 int output_open(struct nvtxt_output *o, const char *path)
 {
 	struct buf dir = { 0 }, tmp = { 0 };
@@ -244,12 +255,7 @@ int output_open(struct nvtxt_output *o, const char *path)
 		/* what the new file would lose, the previous one keeps: written through */
 		close(fd);
 		fd = -1;
-		if (o->tmp) {
-			unlink(o->tmp);
-			pending_tmp = NULL;
-			free(o->tmp);
-			o->tmp = NULL;
-		}
+		drop_tmp(o);
 		goto through;
 	default:
 		goto fail;
@@ -257,9 +263,7 @@ int output_open(struct nvtxt_output *o, const char *path)
 	if (!(o->file = fdopen(fd, "w")))
 		goto fail;
 	o->kind = OUTPUT_REPLACE;
-	o->path = target ? target : xstrndup(path, strlen(path));
-	buf_free(&dir);
-	return 0;
+	goto opened;
 through:
 	/* written through at commit: the text waits in an unnamed temporary */
 	o->target_fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -269,6 +273,7 @@ through:
 	if (!o->file)
 		goto fail;
 	o->kind = OUTPUT_THROUGH;
+opened:
 	o->path = target ? target : xstrndup(path, strlen(path));
 	buf_free(&dir);
 	return 0;
@@ -276,11 +281,7 @@ fail:
 	e = errno;
 	if (fd >= 0)
 		close(fd);
-	if (o->tmp) {
-		unlink(o->tmp);
-		pending_tmp = NULL;
-		free(o->tmp);
-	}
+	drop_tmp(o);
 	if (o->dirfd >= 0)
 		close(o->dirfd);
 	if (o->target_fd >= 0)
