@@ -427,12 +427,6 @@ AVX2_FN static inline void window_avx2(const unsigned char *p, struct line_windo
 }
 #endif
 
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
 /* The parser, once per level (fast_line_body.h). */
 #define SCAN_FN static
 #define SCAN(name) name##_portable

@@ -13,15 +13,12 @@
 #if defined(__GNUC__)
 #define NVTXT_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define NVTXT_NORETURN __attribute__((noreturn))
+/* Inlined into each caller even where the compiler would not: the fast path's per-level copies. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define NVTXT_PRINTF(f, a)
 #define NVTXT_NORETURN
-/*
- * The length in bytes (1-4) of the well-formed UTF-8 sequence at p, which
- * has n bytes left, or 0 when p does not start one (NUL counts as invalid).
- */
-size_t utf8_seq(const unsigned char *p, size_t n);
-
+#define ALWAYS_INLINE inline
 #endif
 
 /*

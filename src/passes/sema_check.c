@@ -94,7 +94,6 @@ static bool contains(const char *p, size_t len, const char *what)
 
 /* --- the reports of the full path ----------------------------------------- */
 
-/* Reports a String where an Integer is wanted, with a hint when it looks like one. */
 /*
  * A bare word that is a signed hexadecimal literal ("-0x10"): stores its
  * value in *out and returns true when it fits in an int64.  NVTXT's

@@ -12,13 +12,6 @@
 
 #include "sema_internal.h"
 
-/* Inlined into each caller: the fast path's loop gets its own copy of the dispatch. */
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
 /*
  * The outcome of converting one value to the type and range of an
  * argument.  Only CONV_OK stores the result.  The full path reports every
