@@ -196,9 +196,9 @@ static json_t *region(const struct nvtxt_report_loc *l, bool with_snippet)
 }
 
 /* A physicalLocation (3.29): the artifact, the region and the whole line as its contextRegion. */
-static json_t *physical_location(const char *file, size_t index, const struct nvtxt_report_loc *l)
+static json_t *physical_location(json_t *artifact, const struct nvtxt_report_loc *l)
 {
-	json_t *p = json_pack("{s:o}", "artifactLocation", artifact_location(file, index));
+	json_t *p = json_pack("{s:O}", "artifactLocation", artifact);
 
 	if (l->line) {
 		json_object_set_new(p, "region", region(l, true));
@@ -210,17 +210,16 @@ static json_t *physical_location(const char *file, size_t index, const struct nv
 	return p;
 }
 
-static const char *level(enum nvtxt_severity sev)
-{
-	return sev == NVTXT_SEV_ERROR ? "error" : sev == NVTXT_SEV_WARNING ? "warning" : "note";
-}
-
-static json_t *result(const struct nvtxt_report_diag *d, const char *file, size_t index)
+/*
+ * A result (3.27) of the file whose artifactLocation is `artifact` (shared
+ * by every result of the file; the level names are SARIF's, 3.27.10).
+ */
+static json_t *result(const struct nvtxt_report_diag *d, json_t *artifact)
 {
 	const struct nvtxt_check *c = nvtxt_check_get(d->check);
 	json_t *r = json_pack("{s:s, s:i, s:s, s:o, s:[{s:o}]}", "ruleId", c->name, "ruleIndex",
-			      (int)d->check, "level", level(d->severity), "message", message(d->message),
-			      "locations", "physicalLocation", physical_location(file, index, &d->loc));
+			      (int)d->check, "level", report_severity_name(d->severity), "message", message(d->message),
+			      "locations", "physicalLocation", physical_location(artifact, &d->loc));
 
 	if (d->nnotes) {
 		json_t *related = json_array();
@@ -229,7 +228,7 @@ static json_t *result(const struct nvtxt_report_diag *d, const char *file, size_
 						message(d->notes[i].message));
 			if (d->notes[i].loc.line)
 				json_object_set_new(loc, "physicalLocation",
-						    physical_location(file, index, &d->notes[i].loc));
+						    physical_location(artifact, &d->notes[i].loc));
 			json_array_append_new(related, loc);
 		}
 		json_object_set_new(r, "relatedLocations", related);
@@ -240,7 +239,7 @@ static json_t *result(const struct nvtxt_report_diag *d, const char *file, size_
 		json_object_set_new(
 			r, "fixes",
 			json_pack("[{s:o, s:[{s:o, s:[{s:o, s:{s:o}}]}]}]", "description", message(what.ptr),
-				  "artifactChanges", "artifactLocation", artifact_location(file, index),
+				  "artifactChanges", "artifactLocation", json_incref(artifact),
 				  "replacements", "deletedRegion", region(&d->loc, false), "insertedContent",
 				  "text", report_json_string(d->fixit)));
 		buf_free(&what);
@@ -281,16 +280,17 @@ int nvtxt_report_write_sarif(const struct nvtxt_report *r, const struct nvtxt_re
 		json_array_append_new(rules, rule((enum nvtxt_check_id)i));
 	for (size_t i = 0; i < r->nfiles; i++) {
 		const struct nvtxt_report_file *f = &r->files[i];
-		json_t *loc = artifact_location(f->name, i);
+		json_t *artifact = artifact_location(f->name, i), *loc = json_copy(artifact);
 		json_object_del(loc, "index");
 		json_array_append_new(artifacts, json_pack("{s:o, s:[s]}", "location", loc, "roles", "analysisTarget"));
 		for (size_t k = 0; k < f->ndiags; k++)
-			json_array_append_new(results, result(&f->diags[k], f->name, i));
+			json_array_append_new(results, result(&f->diags[k], artifact));
+		json_decref(artifact);
 	}
 	for (size_t i = 0; i < r->nrun_diags; i++) {
 		const struct nvtxt_report_diag *d = &r->run_diags[i];
 		json_array_append_new(notifications,
-				      json_pack("{s:s, s:o, s:{s:s, s:i}}", "level", level(d->severity),
+				      json_pack("{s:s, s:o, s:{s:s, s:i}}", "level", report_severity_name(d->severity),
 						"message", message(d->message), "associatedRule", "id",
 						nvtxt_check_get(d->check)->name, "index", (int)d->check));
 	}
