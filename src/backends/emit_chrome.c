@@ -434,6 +434,12 @@ static void note_time(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int6
 		t->last_ns = ns;
 }
 
+/* An offset of 10^15 ns or more from the origin: a viewer reading ts as a double loses nanoseconds, so args.ns is added. */
+static bool far_from_origin(__int128 off)
+{
+	return !(off > -EXACT_OFFSET_LIMIT && off < EXACT_OFFSET_LIMIT);
+}
+
 /*
  * Converts time t of ev's time base to nanoseconds (*ns) and its offset
  * from the origin; *far is set when the offset is 10^15 ns or more (args.ns
@@ -449,7 +455,7 @@ static int convert(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t
 		c->origin_known = true;
 	}
 	*off = (__int128)*ns - c->origin_ns;
-	*far = !(*off > -EXACT_OFFSET_LIMIT && *off < EXACT_OFFSET_LIMIT);
+	*far = far_from_origin(*off);
 	note_time(c, ev, *ns);
 	return 0;
 }
@@ -631,7 +637,7 @@ static int close_open_pushes(struct nvtxt_chrome *c)
 		/* the push's own time was noted, so its thread is known */
 		int64_t ns = thread_time(c, o->pid, o->tid, 0)->last_ns;
 		__int128 off = (__int128)ns - c->origin_ns;
-		bool far = !(off > -EXACT_OFFSET_LIMIT && off < EXACT_OFFSET_LIMIT);
+		bool far = far_from_origin(off);
 		struct shape *sh = shape(c, PH_E, HAS_UNCLOSED | (far ? HAS_NS : 0));
 		int rc;
 

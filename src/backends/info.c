@@ -77,8 +77,7 @@ struct nvtxt_info {
 	/*
 	 * Shortcuts of the per-event path (the bench's 2 million events per
 	 * 100 MB): recently seen threads by (pid, tid), direct-mapped, so that
-	 * most events skip the index; the last category ID registered; which
-	 * time bases convert by identity (no call to nvtxt_tconv_apply).
+	 * most events skip the index; the last category ID registered.
 	 */
 	struct thread_hint {
 		int64_t pid, tid;
@@ -86,7 +85,6 @@ struct nvtxt_info {
 	} hint[64];
 	bool cat_seen;
 	uint32_t last_cat;
-	bool identity[NVTXT_TB_COUNT];
 };
 
 struct nvtxt_info *nvtxt_info_new(const struct nvtxt_tconv *tc)
@@ -94,8 +92,6 @@ struct nvtxt_info *nvtxt_info_new(const struct nvtxt_tconv *tc)
 	struct nvtxt_info *info = xcalloc(1, sizeof *info);
 
 	info->tc = *tc;
-	for (int tb = 0; tb < NVTXT_TB_COUNT; tb++)
-		info->identity[tb] = tc->rule[tb].kind == NVTXT_TCONV_IDENTITY;
 	return info;
 }
 
@@ -181,7 +177,7 @@ static struct thread *thread_of(struct nvtxt_info *info, const struct nvtxt_even
 /* t in nanoseconds, as nvtxt_tconv_apply (0, or -1 with errno), without the call for an identity. */
 static int to_ns(const struct nvtxt_info *info, enum nvtxt_timebase tb, int64_t t, int64_t *ns)
 {
-	if (info->identity[tb]) {
+	if (info->tc.rule[tb].kind == NVTXT_TCONV_IDENTITY) {
 		*ns = t;
 		return 0;
 	}
