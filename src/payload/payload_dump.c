@@ -279,9 +279,7 @@ int nvtxt_payload_dump(struct nvtxt_payload_reader *r, FILE *out, char *err, siz
 	while ((it = pr_next(r, &b)) != PR_END) {
 		if (it == PR_ERROR) {
 			free(o);
-			if (errlen)
-				snprintf(err, errlen, "%s", pr_error(r));
-			return nvtxt_payload_reader_errno(r) ? NVTXT_PAYLOAD_EIO : NVTXT_PAYLOAD_EFORMAT;
+			return pr_result(r, err, errlen);
 		}
 		if (it == PR_TIME_DOMAIN)
 			dump_time_domain(out, pr_time_domain(r, ntd++));

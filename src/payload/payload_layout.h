@@ -606,7 +606,9 @@ static inline uint64_t pr_field(const struct pr_schema *s, const unsigned char *
 /* The call of a record. */
 struct nvtxt_event;
 void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev);
-/* The message of the last failure (pr_next returned PR_ERROR). */
-const char *pr_error(const struct nvtxt_payload_reader *r);
+/* A failure of pr_next, or of the back end, as the caller's message (copied
+ * into err when errlen) and return value: NVTXT_PAYLOAD_EIO after a read
+ * error, else NVTXT_PAYLOAD_EFORMAT. */
+int pr_result(const struct nvtxt_payload_reader *r, char *err, size_t errlen);
 
 #endif

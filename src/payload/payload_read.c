@@ -222,11 +222,6 @@ static int pr_read_exact(struct nvtxt_payload_reader *r, void *buf, size_t n)
 	return 0;
 }
 
-const char *pr_error(const struct nvtxt_payload_reader *r)
-{
-	return r->err;
-}
-
 const unsigned char *pr_header(const struct nvtxt_payload_reader *r)
 {
 	return r->h;
@@ -1145,8 +1140,7 @@ void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_e
 	ev->ordinal = pr_field(s, rec, PL_R_ORDINAL);
 }
 
-/* A failure of pr_next, or of the back end, as the caller's message and return value. */
-static int pr_result(struct nvtxt_payload_reader *r, char *err, size_t errlen)
+int pr_result(const struct nvtxt_payload_reader *r, char *err, size_t errlen)
 {
 	if (errlen)
 		snprintf(err, errlen, "%s", r->err);

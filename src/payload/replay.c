@@ -123,9 +123,7 @@ int nvtxt_replay(struct nvtxt_payload_reader *r, const char *fallback_name,
 		nvtxEventBatch_t eb;
 
 		if (it == PR_ERROR) {
-			if (errlen)
-				snprintf(err, errlen, "%s", pr_error(r));
-			rc = nvtxt_payload_reader_errno(r) ? NVTXT_PAYLOAD_EIO : NVTXT_PAYLOAD_EFORMAT;
+			rc = pr_result(r, err, errlen);
 			break;
 		}
 		if (it != PR_BATCH)
