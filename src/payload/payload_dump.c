@@ -10,6 +10,7 @@
 
 #include "payload.h"
 #include "payload_layout.h"
+#include "util.h"
 
 static const char *type_name(uint64_t t)
 {
@@ -263,7 +264,7 @@ int nvtxt_payload_dump(struct nvtxt_payload_reader *r, FILE *out, char *err, siz
 	struct pr_batch *b;
 	enum pr_item it;
 	size_t ntd = 0, nschemas = 0;
-	struct obuf *o = calloc(1, sizeof *o);
+	struct obuf *o = try_calloc(1, sizeof *o);
 
 	if (errlen)
 		err[0] = 0;

@@ -551,7 +551,7 @@ static int pr_record_string(struct nvtxt_payload_reader *r, const struct pr_batc
 			    "offset 0, found a second one at %" PRIu64, what, off);
 	if (2 * (*nstr + 1) > r->dedup_cap) {
 		size_t cap = r->dedup_cap ? 2 * r->dedup_cap : 256;
-		uint64_t *old = r->dedup, *t = calloc(cap, sizeof *t);
+		uint64_t *old = r->dedup, *t = try_calloc(cap, sizeof *t);
 		size_t oldcap = r->dedup_cap;
 		if (!t)
 			return fail_io(r, ENOMEM);
@@ -650,11 +650,11 @@ static struct pr_batch *pr_batch_alloc(struct nvtxt_payload_reader *r, uint64_t 
 	if (b && b->cap >= len) {
 		r->spare = NULL;
 	} else {
-		b = calloc(1, sizeof *b);
+		b = try_calloc(1, sizeof *b);
 		if (!b)
 			return NULL;
 		b->cap = (size_t)len > 4096 ? (size_t)len : 4096;
-		b->body = malloc(b->cap);
+		b->body = try_malloc(b->cap);
 		if (!b->body) {
 			free(b);
 			return NULL;
@@ -801,9 +801,11 @@ static int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t
 		r->gn++;
 		if (s->l.kind == PL_K_SET_FILE_DISPLAY_NAME) {
 			const char *nm = (const char *)b->flex + pr_field(s, rec, PL_R_NAME);
-			char *copy = strdup(nm);
+			size_t nmlen = strlen(nm) + 1;
+			char *copy = try_malloc(nmlen);
 			if (!copy)
 				return fail_io(r, ENOMEM);
+			memcpy(copy, nm, nmlen);
 			free(r->display_name);
 			r->display_name = copy;
 		}
@@ -928,11 +930,11 @@ enum pr_item pr_next(struct nvtxt_payload_reader *r, struct pr_batch **bp)
 		if (r->nschemas == PR_MAX_SCHEMAS)
 			return fail(r, o, "expected at most %d schemas (one per command, TimeBase "
 				    "and widths), found another", PR_MAX_SCHEMAS), PR_ERROR;
-		if (!r->schemas && !(r->schemas = calloc(PR_MAX_SCHEMAS, sizeof *r->schemas)))
+		if (!r->schemas && !(r->schemas = try_calloc(PR_MAX_SCHEMAS, sizeof *r->schemas)))
 			return fail_io(r, ENOMEM), PR_ERROR;
 		s = &r->schemas[r->nschemas];
 		memset(s, 0, sizeof *s);
-		s->body = malloc(len + pad + 1);
+		s->body = try_malloc(len + pad + 1);
 		if (!s->body)
 			return fail_io(r, ENOMEM), PR_ERROR;
 		body = s->body;
@@ -989,7 +991,7 @@ bad:
 
 static struct nvtxt_payload_reader *pr_new(void)
 {
-	struct nvtxt_payload_reader *r = calloc(1, sizeof *r);
+	struct nvtxt_payload_reader *r = try_calloc(1, sizeof *r);
 
 	if (r)
 		r->expect_tb = -1;

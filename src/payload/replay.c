@@ -23,6 +23,7 @@
 #include "payload.h"
 #include "payload_layout.h"
 #include "replay.h"
+#include "util.h"
 
 _Static_assert(sizeof(nvtxEventBatch_t) == PL_BATCH_HEADER_SIZE, "nvtxEventBatch_t layout");
 _Static_assert(sizeof(nvtxTimeDomainAttr_t) + 8 == PL_TIME_DOMAIN_SIZE, "nvtxTimeDomainAttr_t layout");
@@ -69,7 +70,7 @@ static int replay_register(struct replay *rp, const struct nvtxt_payload_reader 
 	for (; (s = pr_schema_at(r, rp->nschemas)); rp->nschemas++) {
 		nvtxPayloadSchemaEntry_t e[PL_MAX_ENTRIES];
 		nvtxPayloadSchemaAttr_t a;
-		void *p = realloc(rp->ids, (rp->nschemas + 1) * sizeof *rp->ids);
+		void *p = try_realloc(rp->ids, (rp->nschemas + 1) * sizeof *rp->ids);
 
 		if (!p)
 			return -1;
