@@ -295,15 +295,13 @@ static int pr_header_check(struct nvtxt_payload_reader *r)
 
 /* ---- time domains and schemas ---- */
 
-static int pr_time_domains(struct nvtxt_payload_reader *r, const unsigned char *p,
-			   uint64_t len, uint64_t o)
+/* Checks the time domain record (PL_TIME_DOMAIN_SIZE bytes, as pr_next checked, at
+ * file offset o) in p. */
+static int pr_time_domains(struct nvtxt_payload_reader *r, const unsigned char *p, uint64_t o)
 {
 	uint64_t tb = pl_get64(p + 48), id = pl_get64(p + 16), type = pl_get64(p + 8);
 	struct pl_time_domain want;
 
-	if (len != PL_TIME_DOMAIN_SIZE)
-		return fail(r, o - 8, "time domains: expected one record of %u bytes, found %"
-			    PRIu64 " bytes", PL_TIME_DOMAIN_SIZE, len);
 	if (tb >= NVTXT_TB_COUNT)
 		return fail(r, o + 48, "time domain: expected a TimeBase code 0..%d, found %"
 			    PRIu64, NVTXT_TB_COUNT - 1, tb);
@@ -965,7 +963,7 @@ enum pr_item pr_next(struct nvtxt_payload_reader *r, struct pr_batch **bp)
 			     nvtxt_timebase_name((enum nvtxt_timebase)r->expect_tb));
 			goto bad;
 		}
-		if (pr_time_domains(r, body, len, o + PL_SECTION_HEADER_SIZE))
+		if (pr_time_domains(r, body, o + PL_SECTION_HEADER_SIZE))
 			goto bad;
 		return PR_TIME_DOMAIN;
 	}
