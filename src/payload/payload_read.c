@@ -764,7 +764,7 @@ static int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t
 	for (uint64_t i = 0; i < b->nev; i++) {
 		const unsigned char *rec = b->events + i * s->l.stride;
 		uint64_t ro = b->events_off + i * s->l.stride;
-		uint64_t ord = pr_field(s, rec, PL_R_ORDINAL), oo = ro + s->l.e[s->l.at[PL_R_ORDINAL]].offset;
+		uint64_t ord = pr_field(s, rec, PL_R_ORDINAL), oo = ro + s->roff[PL_R_ORDINAL];
 		uint64_t bytes;
 
 		if (ord >= r->nevents)
