@@ -286,7 +286,7 @@ int nvtxt_payload_dump(struct nvtxt_payload_reader *r, FILE *out, char *err, siz
 			dump_time_domain(out, pr_time_domain(r, ntd++));
 		else if (it == PR_SCHEMA)
 			dump_schema(out, pr_schema_at(r, nschemas++));
-		else if (o)
+		else
 			dump_batch(out, o, b);
 		pr_batch_free(r, b);
 		if (ferror(out))
