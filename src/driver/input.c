@@ -370,12 +370,9 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 		return status;
 	}
 	status = nvtxt_payload_compile(pf.r, &co, &res, err, sizeof err);
-	if (status < 0) {
-		account(opt, sink, totals, display, display, out, &res);
+	account(opt, sink, totals, display, display, out, &res);
+	if (status < 0)
 		status = payload_report(&pf, status, err, sink);
-	} else {
-		account(opt, sink, totals, display, display, out, &res);
-	}
 	payload_free(&pf);
 	return status;
 }
