@@ -823,10 +823,12 @@ static int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t
 	}
 	r->gbytes += group_bytes;
 	if (r->gn > PL_GROUP_EVENTS || r->gbytes - r->gmax_bytes >= PL_GROUP_BYTES)
-		return fail(r, o, "batch of schema %" PRIu64 ": expected a flush group of at most "
-			    "%u records whose bytes before its last record stay below %u, found "
-			    "%" PRIu64 " records and %" PRIu64 " bytes", id, PL_GROUP_EVENTS,
-			    PL_GROUP_BYTES, r->gn, r->gbytes - r->gmax_bytes);
+		return fail(r, o, "batch of schema %" PRIu64 ": expected its flush group (the "
+			    "batches since the last group end) to hold at most %u records, and "
+			    "fewer than %u bytes of records and strings besides its "
+			    "highest-ordinal record (the writer flushes at either limit), found "
+			    "%" PRIu64 " records and %" PRIu64 " such bytes up to this batch", id,
+			    PL_GROUP_EVENTS, PL_GROUP_BYTES, r->gn, r->gbytes - r->gmax_bytes);
 	if (b->group_end) {
 		if (r->low != r->gmax + 1)
 			return fail(r, o - PL_SECTION_HEADER_SIZE + 4, "expected the flush group "
