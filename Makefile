@@ -1,7 +1,8 @@
 # nvtxtc - a compiler-style toolchain for NVTXT.
 #
 #   make            build ./nvtxtc (installs flex and bison when missing and root)
-#   make check      the TAP suite, through prove
+#   make check      the TAP suite, through prove (installs what the tests use
+#                   when missing; OFFLINE=1: installs nothing, and their tests skip)
 #   make demo       lint and canonical output of every file in examples/
 #   make install    PREFIX=/usr/local DESTDIR=  (the binary, libnvtxt with its headers and
 #                   nvtxt.pc, the manual pages, bash completion)
@@ -29,7 +30,7 @@ WARNINGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra
 # The pipeline, one folder a stage (README, "Layout"): every header is
 # included by its bare name, so each folder is on the include path.
 SRC_DIRS = lang frontend passes backends diag lib
-CPPFLAGS += $(SRC_DIRS:%=-Isrc/%) -Isrc/payload -Isrc/driver -Ibuild
+CPPFLAGS += $(SRC_DIRS:%=-Isrc/%) -Isrc/payload -Isrc/driver -I$(B)
 # the public headers (include/nvtxt/, installed): after the folders, whose
 # diag.h is the internal one (it includes nvtxt/diag.h)
 CPPFLAGS += -Iinclude/nvtxt -Iinclude
@@ -147,7 +148,11 @@ $(B)/nvtxt.pc: nvtxt.pc.in Makefile
 LIBS = $(B)/libnvtxt.a $(B)/$(LIB_SONAME) $(B)/libnvtxt.so $(B)/nvtxt.pc
 libs: $(LIBS)
 
+# without the NVTX headers, one line says what is left out and how to get it
+NVTX_NOTE = nvtxtc: NVTX v3 headers not found (no $(NVTX_INC)/nvtx3/nvToolsExtPayload.h): 'nvtxtc replay' \
+	is left out; to build it, make NVTX_INC=DIR or ./configure --with-nvtx=DIR, DIR holding the CUDA toolkit's nvtx3/
 $(BIN): $(DRIVER_OBJS) $(B)/libnvtxt-internal.a
+	$(if $(NVTX_CPPFLAGS),,@echo "$(NVTX_NOTE)" >&2)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(DRIVER_OBJS) $(B)/libnvtxt-internal.a $(LDLIBS)
 
 $(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) tests/fuzz/fuzz_common.h $(B)/libnvtxt-internal.a
@@ -172,8 +177,20 @@ $(FAULTS): tests/inject/faults.c
 	@mkdir -p $(B)/tests/inject
 	$(CC) $(WARNINGS) $(CFLAGS) -fPIC -shared -o $@ tests/inject/faults.c -ldl
 
+# What the tests use, by the names of .ci/deps (which has the Debian package
+# of each): make check installs what is missing (as root; otherwise it says
+# what to run), then `npm ci` when node_modules/ is missing or older than
+# package-lock.json.  `make check OFFLINE=1` installs nothing, and a test
+# whose tool is missing skips instead of failing (NVTXTC_OFFLINE=1, read by
+# tests/lib.sh's need).
+CHECK_TOOLS = prove pkg-config mandoc man valgrind setfattr getfattr setfacl getfacl setpriv \
+	objdump nm readelf iconv bash nvim emacs eglot node npm chromium node_modules
+ifneq ($(OFFLINE),)
+export NVTXTC_OFFLINE = 1
+endif
+
 check: $(BIN) $(LIBS) $(UNIT_TESTS) $(CHECK_DEPS) $(TEST_TOOLS) $(FAULTS)
-	@sh .ci/deps prove pkg-config setfattr setfacl
+	@sh .ci/deps --tests $(CHECK_TOOLS)
 	NVTXTC=$(BIN) TOOLS=$(abspath $(B)/tests/tools) RECORDER=$(abspath $(RECORDER)) FAULTS=$(abspath $(FAULTS)) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t tests/payload-goldens/run.t
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -196,11 +213,11 @@ FUZZ_RUN_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stat
 FUZZ_LIB_OBJS = $(LIB_SRCS:src/%.c=$(FUZZ_B)/obj/%.o) $(FUZZ_B)/obj/nvtxt.tab.o $(FUZZ_B)/obj/nvtxt.lex.o
 FUZZ_BINS = $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 
-$(FUZZ_B)/obj/%.o: src/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h
+$(FUZZ_B)/obj/%.o: src/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h | $(FUZZ_B)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARNINGS) $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-$(FUZZ_B)/obj/%.o: $(B)/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h
+$(FUZZ_B)/obj/%.o: $(B)/%.c $(B)/nvtxt.tab.h $(B)/nvtxt.lex.h | $(FUZZ_B)/.deps-ok
 	@mkdir -p $(FUZZ_B)/obj
 	$(FUZZ_CC) $(WARNINGS) -Wno-sign-compare -Wno-unused-function $(CPPFLAGS) $(FUZZ_FLAGS) \
 		-fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
@@ -214,6 +231,11 @@ FUZZ_LSP_OBJS = $(LSP_SRCS:src/%.c=$(FUZZ_B)/obj/%.o)
 $(FUZZ_B)/fuzz_lsp: tests/fuzz/fuzz_lsp.c tests/fuzz/fuzz_common.h $(FUZZ_LIB_OBJS) $(FUZZ_LSP_OBJS)
 	$(FUZZ_CC) -std=c11 -Wall -Wextra $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 		-o $@ $< $(FUZZ_LSP_OBJS) $(FUZZ_LIB_OBJS) $(LDLIBS)
+
+$(FUZZ_B)/.deps-ok:
+	@mkdir -p $(FUZZ_B)
+	@sh .ci/deps clang libfuzzer
+	@touch $@
 
 fuzz-build: $(FUZZ_BINS)
 

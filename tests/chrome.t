@@ -88,7 +88,7 @@ is "$(cat "$T/ts")" '"ts":-1.5 "ts":-0.001 "ts":9223372036854775.807 "ts":-92233
 "$CHECK" "$T/edge.nvtxt" "$T/edge.json" >/dev/null
 ok $? "the int64 edges export and check"
 # The export's library is json-c; jansson's users must still get jansson's json_object_get.
-if command -v objdump >/dev/null 2>&1; then
+if need objdump "the symbols nvtxtc binds"; then
 	objdump -T "$NVTXTC" | grep -E ' json_object_(get|iter_next)$' | grep -vc '(libjansson' >"$T/n"
 	is "$(cat "$T/n")" 0 "json_object_get and json_object_iter_next bind to jansson (link order -ljansson -ljson-c)"
 fi

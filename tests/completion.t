@@ -4,8 +4,7 @@
 # and `make install` puts it where bash-completion looks.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-if ! command -v bash >/dev/null 2>&1; then
-	skip "bash is not installed"
+if ! need bash "bash completion"; then
 	done_testing
 	exit
 fi

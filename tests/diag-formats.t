@@ -6,15 +6,14 @@
 # of this test, and of a few more runs (several files with -j, standard
 # input, an unreadable file, a usage error, --fix), is validated by
 # Microsoft's SARIF validator (npx @microsoft/sarif-multitool validate, from
-# the package-lock.json at the top; .ci/run installs it with npm ci): no
+# the package-lock.json at the top; make check installs it with npm ci): no
 # result of level error.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 top=$PWD
 mkdir -p "$T/docs" "$T/sarif"
 
-if ! command -v node >/dev/null 2>&1; then
-	skip "node is not installed (apt-get install nodejs; .ci/run does)"
+if ! need node "the JSON and SARIF documents"; then
 	done_testing
 	exit
 fi
@@ -111,10 +110,10 @@ is "$?:$(cat out err)" "0:" "--diagnostics-output=FILE: nothing on standard outp
 node -e 'const d = JSON.parse(require("fs").readFileSync("doc.json", "utf8")); process.exit(d.schema_version === 1 ? 0 : 1)'
 ok $? "--diagnostics-output=FILE: the document in FILE"
 mkdir ro && chmod 555 ro
-if [ "$(id -u)" != 0 ]; then
-	"$NVTXTC" lint --diagnostics-format=json --diagnostics-output=ro/doc.json w.nvtxt >out 2>err
-	is "$?:$(ls -A ro)" "2:" "--diagnostics-output in a directory that cannot be written: exit 2, no file"
-else
+# (as root, as nobody: root writes anywhere)
+as_user "$NVTXTC" lint --diagnostics-format=json --diagnostics-output=ro/doc.json w.nvtxt >out 2>err
+is "$?:$(ls -A ro)" "2:" "--diagnostics-output in a directory that cannot be written: exit 2, no file"
+if [ -c /dev/full ]; then
 	"$NVTXTC" lint --diagnostics-format=json --diagnostics-output=/dev/full w.nvtxt >out 2>err
 	is "$?" 2 "--diagnostics-output that cannot be written (/dev/full): exit 2"
 fi
@@ -133,9 +132,7 @@ ok $? "an unknown --diagnostics-format says which formats there are"
 
 # The validator.  Its console shows warnings; its errors are in its own SARIF output.
 mt="$top/node_modules/.bin/sarif-multitool"
-if [ ! -x "$mt" ]; then
-	skip "the SARIF validator is not installed (npm ci at the top of the tree; .ci/run does)"
-else
+if need node_modules "the SARIF validator (@microsoft/sarif-multitool)"; then
 	# npm 11 may skip the package's postinstall, which only makes the binary executable
 	bin="$top/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
 	[ -f "$bin" ] && [ ! -x "$bin" ] && chmod u+x "$bin"

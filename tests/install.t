@@ -19,7 +19,7 @@ grep -q '^nvtxtc ' "$T/v"
 ok $? "the installed binary runs"
 "$dest/opt/nvtxtc/bin/nvtxtc" lint examples/vse-example.nvtxt >"$T/out" 2>&1
 ok $? "the installed binary lints an example"
-if command -v man >/dev/null 2>&1; then
+if need man "man(1) renders the installed pages"; then
 	for page in nvtxtc.1 nvtxt.5; do
 		sec=${page##*.}
 		MANPATH=$dest/opt/nvtxtc/share/man MANWIDTH=80 man "$sec" "${page%.*}" >"$T/page" 2>"$T/err"
@@ -27,9 +27,6 @@ if command -v man >/dev/null 2>&1; then
 		[ -s "$T/err" ] && st=1
 		ok $st "man $sec ${page%.*} renders the installed page"
 	done
-else
-	skip "man is not installed"
-	skip "man is not installed"
 fi
 make -s uninstall DESTDIR="$dest" PREFIX=/opt/nvtxtc >"$T/log" 2>&1
 ok $? "make uninstall"

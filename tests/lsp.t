@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
 # --- Neovim ----------------------------------------------------------------
-if command -v nvim >/dev/null 2>&1; then
+if need nvim "Neovim's LSP client"; then
 	cp tests/lsp/sample.nvtxt "$T/sample.nvtxt"
 	(cd "$T" && NVTXTC=$NVTXTC NVTXT_FILE=$T/sample.nvtxt NVTXT_OUT=$T/nvim.out \
 		timeout 120 nvim --headless --clean -u NONE -i NONE --cmd "set rtp^=$top/editors/vim" \
@@ -47,18 +47,16 @@ if command -v nvim >/dev/null 2>&1; then
 	grep -q ':n: first set here' "$T/qf.got"
 	ok $? "the quickfix list has the notes"
 	same_file "$T/qf.got" "$T/qf.want" "errorformat: the quickfix list is lint's diagnostics and notes, in order"
-else
-	skip "nvim is not installed (Debian package neovim)"
 fi
 
 # --- Node ------------------------------------------------------------------
-if command -v node >/dev/null 2>&1; then
+if need node "the transcripts and the Node client"; then
 	for t in tests/lsp/*.transcript; do
 		node tests/lsp/transcript.js "$NVTXTC" "$t" >"$T/tr.out" 2>&1
 		ok $? "transcript $(basename "$t")"
 		grep -v '^ok\|^1\.\.' "$T/tr.out" | sed 's/^/# /'
 	done
-	if [ -d node_modules/vscode-languageserver-protocol ]; then
+	if need node_modules "the vscode-languageserver-protocol client"; then
 		node tests/lsp/client.js "$NVTXTC" tests/lsp/sample.nvtxt >"$T/client.out" 2>&1
 		ok $? "the vscode-languageserver-protocol client: every advertised request answered correctly"
 		grep -v '^ok\|^1\.\.' "$T/client.out" | sed 's/^/# /'
@@ -66,10 +64,6 @@ if command -v node >/dev/null 2>&1; then
 		node tests/lsp/textmate.js "$NVTXTC" $(find tests examples -name '*.nvtxt' | sort) >"$T/tm.out" 2>&1
 		ok $? "the TextMate grammar gives the suite's files the right scopes (vscode-textmate)"
 		grep -v '^1\.\.' "$T/tm.out" | sed 's/^/# /'
-	else
-		skip "node_modules/ is missing: run npm ci"
 	fi
-else
-	skip "node is not installed"
 fi
 done_testing

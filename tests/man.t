@@ -4,23 +4,22 @@
 # `nvtxtc --help` prints (and the warnings it lists).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-for page in man/*.[0-9]; do
-	mandoc -T lint -W style "$page" >"$T/lint" 2>&1
-	st=$?
-	[ -s "$T/lint" ] && st=1
-	ok $st "mandoc -T lint -W style $page is silent"
-	sed 's/^/# /' "$T/lint" | head -n 20
-done
-if command -v man >/dev/null 2>&1; then
+if need mandoc "mandoc -T lint"; then
+	for page in man/*.[0-9]; do
+		mandoc -T lint -W style "$page" >"$T/lint" 2>&1
+		st=$?
+		[ -s "$T/lint" ] && st=1
+		ok $st "mandoc -T lint -W style $page is silent"
+		sed 's/^/# /' "$T/lint" | head -n 20
+	done
+fi
+if need man "man -l man/nvtxtc.1"; then
 	MANWIDTH=80 man -l man/nvtxtc.1 >"$T/man.txt" 2>"$T/man.err"
 	st=$?
 	[ -s "$T/man.err" ] && st=1
 	ok $st "man -l man/nvtxtc.1 renders without complaint"
 	grep -q "EXIT STATUS" "$T/man.txt"
 	ok $? "the rendered nvtxtc(1) has an EXIT STATUS section"
-else
-	skip "man is not installed"
-	skip "man is not installed"
 fi
 
 # The options of --help, one per line, without their placeholders (NAME, FILE, N, WHEN).

@@ -7,13 +7,13 @@
 # leak.
 #
 # valgrind's --error-exitcode is 97, not 1: nvtxtc itself exits 1 for an
-# input with errors.  Skipped when valgrind is missing or cannot run the
-# binary (a sanitizer build).
+# input with errors.  Without valgrind, a failure that says how to install
+# it (tests/lib.sh's need); skipped when valgrind cannot run the binary (a
+# sanitizer build, which make check-sanitize tests instead).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
-if ! command -v valgrind >/dev/null 2>&1; then
-	skip "valgrind is not installed"
+if ! need valgrind; then
 	done_testing
 	exit
 fi

@@ -13,7 +13,7 @@
 //
 // Prints TAP lines ("ok N - ..."/"not ok N - ...") without a plan.  Exit
 // status: 0 all passed, 1 a check failed, 77 Chromium could not start (the
-// caller skips).  CHROMIUM overrides /usr/bin/chromium.
+// caller fails, with the line this prints).  CHROMIUM overrides /usr/bin/chromium.
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
