@@ -59,7 +59,10 @@ uint64_t lsp_now_ms(void);
  * of input.  `initial` (copied; NULL: the defaults) holds the -W levels and
  * --max-errors that the client's settings start from.  Returns the exit
  * status: 0 after shutdown and exit, 1 when the input ends or `exit` comes
- * without `shutdown`, 2 when standard output cannot be opened.
+ * without `shutdown`, 2 when standard output cannot be opened.  When it
+ * stops for a reason other than `exit` (the end of input before shutdown,
+ * after it, or in the middle of a message; a read, poll or write error) it
+ * writes one line saying so to standard error (lsp_rpc.c).
  */
 struct nvtxt_diag_config;
 int nvtxt_lsp_serve(const struct nvtxt_diag_config *initial);

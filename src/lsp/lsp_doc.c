@@ -52,6 +52,7 @@ struct lsp_doc *lsp_doc_new(const char *uri, const char *text, size_t len, int64
 	struct lsp_doc *d = xcalloc(1, sizeof(*d));
 
 	d->uri = xstrndup(uri, strlen(uri));
+	d->key = lsp_uri_key(uri);
 	d->cap = len + 1;
 	d->text = xmalloc(d->cap);
 	memcpy(d->text, text, len);
@@ -80,6 +81,7 @@ void lsp_doc_free(struct lsp_doc *d)
 		return;
 	lsp_doc_clear_fixes(d);
 	free(d->uri);
+	free(d->key);
 	free(d->text);
 	free(d->lines);
 	free(d);

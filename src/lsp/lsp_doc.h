@@ -34,7 +34,8 @@ struct lsp_fix {
 };
 
 struct lsp_doc {
-	char *uri;
+	char *uri;              /* as the client opened it: answers use it */
+	char *key;              /* lsp_uri_key(uri): requests find the document by it */
 	char *text;             /* len bytes, NUL-terminated */
 	size_t len, cap;
 	uint32_t *lines;        /* byte offset of each line's start */
@@ -49,6 +50,14 @@ struct lsp_doc {
 
 struct lsp_doc *lsp_doc_new(const char *uri, const char *text, size_t len, int64_t version);
 void lsp_doc_free(struct lsp_doc *d);
+
+/*
+ * The key of a URI (malloc'd): equal for two spellings of one URI
+ * (lsp_uri.c has the rules: RFC 3986 section 6.2.2 normalisation, dot
+ * segments, file://localhost, drive letters).  A string that is not a URI
+ * is its own key.
+ */
+char *lsp_uri_key(const char *uri);
 void lsp_doc_clear_fixes(struct lsp_doc *d);
 
 /* The end of line `line`'s content (before its line break). */

@@ -62,9 +62,32 @@ struct lsp_doc *lsp_param_doc(struct lsp_server *s, json_t *params, struct lsp_e
 /* params.position as a byte offset in d; false when missing or outside the document (e is set). */
 bool lsp_param_offset(struct lsp_server *s, struct lsp_doc *d, json_t *params, const char *key,
 		      size_t *off, struct lsp_error *e);
+/* range {start, end} as byte offsets [*a, *b) of d; false when malformed or outside d (e is set). */
+bool lsp_range_offsets(struct lsp_server *s, struct lsp_doc *d, json_t *range, size_t *a, size_t *b,
+		       struct lsp_error *e);
 /* {line, character} of byte offset off, and {start, end} of [a, b). */
 json_t *lsp_jpos(const struct lsp_server *s, const struct lsp_doc *d, size_t off);
 json_t *lsp_jrange(const struct lsp_server *s, const struct lsp_doc *d, size_t a, size_t b);
+
+/* A TextEdit (LSP 3.17) replacing bytes [a, b) of d with text (n bytes). */
+json_t *lsp_text_edit(struct lsp_server *s, struct lsp_doc *d, size_t a, size_t b, const char *text, size_t n);
+
+/*
+ * The transport (lsp_rpc.c).  lsp_respond and lsp_notify take the
+ * reference to result and params; id is borrowed (NULL: null).  The
+ * message of an error is made valid UTF-8.  lsp_log_message sends
+ * window/logMessage: type 1 error, 2 warning, 3 info.
+ */
+void lsp_respond(struct lsp_server *s, json_t *id, json_t *result);
+void lsp_respond_error(struct lsp_server *s, json_t *id, int code, const char *message);
+void lsp_notify(struct lsp_server *s, const char *method, json_t *params);
+void lsp_log_message(struct lsp_server *s, int type, const char *fmt, ...) NVTXT_PRINTF(3, 4);
+/*
+ * Takes the complete messages out of the input buffer into batch, parsed;
+ * answers framing errors (a bad header, malformed JSON, a Content-Length
+ * over LSP_MAX_MESSAGE, whose body is then skipped as it comes).
+ */
+void lsp_rpc_extract(struct lsp_server *s, json_t *batch);
 
 /* Compiles `text` (len bytes, kept alive by the caller; co->fd and co->text are set here): lsp_compile.c. */
 int lsp_compile_text(const char *text, size_t len, struct nvtxt_compile_options *co,
@@ -75,5 +98,8 @@ json_t *lsp_hover(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_completion(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_definition(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_document_symbol(struct lsp_server *s, json_t *params, struct lsp_error *e);
+/* Formatting (lsp_format.c): the edits, or NULL with e set. */
+json_t *lsp_formatting(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_range_formatting(struct lsp_server *s, json_t *params, struct lsp_error *e);
 
 #endif

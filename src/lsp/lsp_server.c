@@ -1,23 +1,14 @@
 /*
- * lsp_server.c - the language server: message framing, JSON-RPC dispatch,
- * the lifecycle, document synchronisation, diagnostics, code actions and
- * formatting (LSP 3.17).  Hover, completion, definition and symbols are in
- * lsp_lang.c.
+ * lsp_server.c - the language server: JSON-RPC dispatch, the lifecycle,
+ * document synchronisation, settings, diagnostics and code actions (LSP
+ * 3.17).  Framing and the stdio loop are in lsp_rpc.c, formatting in
+ * lsp_format.c, hover, completion, definition and symbols in lsp_lang.c.
  */
-#include <errno.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "fmt.h"
 #include "lsp_int.h"
 
 #ifndef NVTXTC_VERSION
@@ -80,15 +71,20 @@ json_t *lsp_jrange(const struct lsp_server *s, const struct lsp_doc *d, size_t a
 	return json_pack("{s:o,s:o}", "start", lsp_jpos(s, d, a), "end", lsp_jpos(s, d, b));
 }
 
+/* The open document that uri names, in any spelling of it (lsp_uri_key). */
 static struct lsp_doc *find_doc(struct lsp_server *s, const char *uri, size_t *index)
 {
-	for (size_t i = 0; i < s->ndocs; i++)
-		if (strcmp(s->docs[i]->uri, uri) == 0) {
+	char *key = lsp_uri_key(uri);
+	struct lsp_doc *d = NULL;
+
+	for (size_t i = 0; i < s->ndocs && !d; i++)
+		if (strcmp(s->docs[i]->key, key) == 0) {
 			if (index)
 				*index = i;
-			return s->docs[i];
+			d = s->docs[i];
 		}
-	return NULL;
+	free(key);
+	return d;
 }
 
 struct lsp_doc *lsp_param_doc(struct lsp_server *s, json_t *params, struct lsp_error *e)
@@ -144,8 +140,8 @@ bool lsp_param_offset(struct lsp_server *s, struct lsp_doc *d, json_t *params, c
 	return pos_offset(s, d, json_object_get(params, key), key, off, e);
 }
 
-static bool range_offsets(struct lsp_server *s, struct lsp_doc *d, json_t *range, size_t *a, size_t *b,
-			  struct lsp_error *e)
+bool lsp_range_offsets(struct lsp_server *s, struct lsp_doc *d, json_t *range, size_t *a, size_t *b,
+		       struct lsp_error *e)
 {
 	if (!json_is_object(range)) {
 		lsp_fail(e, LSP_INVALID_PARAMS, "expected a range {start, end}");
@@ -159,52 +155,6 @@ static bool range_offsets(struct lsp_server *s, struct lsp_doc *d, json_t *range
 		return false;
 	}
 	return true;
-}
-
-/* --- output -------------------------------------------------------------- */
-
-static void send(struct lsp_server *s, json_t *msg)
-{
-	char *body;
-
-	json_object_set_new(msg, "jsonrpc", json_string("2.0"));
-	body = json_dumps(msg, JSON_COMPACT);
-	json_decref(msg);
-	if (!body)
-		return;
-	fprintf(s->out, "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
-	fflush(s->out);
-	free(body);
-}
-
-static void respond(struct lsp_server *s, json_t *id, json_t *result)
-{
-	send(s, json_pack("{s:O,s:o}", "id", id ? id : json_null(), "result", result ? result : json_null()));
-}
-
-static void respond_error(struct lsp_server *s, json_t *id, int code, const char *message)
-{
-	send(s, json_pack("{s:O,s:{s:i,s:s}}", "id", id ? id : json_null(), "error", "code", code,
-			  "message", message));
-}
-
-static void notify(struct lsp_server *s, const char *method, json_t *params)
-{
-	send(s, json_pack("{s:s,s:o}", "method", method, "params", params));
-}
-
-/* window/logMessage: type 1 error, 2 warning, 3 info. */
-static void log_message(struct lsp_server *s, int type, const char *fmt, ...) NVTXT_PRINTF(3, 4);
-static void log_message(struct lsp_server *s, int type, const char *fmt, ...)
-{
-	struct buf b = { 0 };
-	va_list ap;
-
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	notify(s, "window/logMessage", json_pack("{s:i,s:o}", "type", type, "message", lsp_jstr(b.ptr, b.len)));
-	buf_free(&b);
 }
 
 /* --- configuration ------------------------------------------------------- */
@@ -273,22 +223,22 @@ static void apply_settings(struct lsp_server *s, json_t *settings)
 	s->config = s->base;
 	w = json_object_get(settings, "warnings");
 	if (w && !json_is_array(w))
-		log_message(s, 1, "nvtxtc: setting \"warnings\" must be a list of strings such as \"no-rename\"");
+		lsp_log_message(s, 1, "nvtxtc: setting \"warnings\" must be a list of strings such as \"no-rename\"");
 	json_array_foreach(w, i, v) {
 		if (!json_is_string(v) || !apply_warning(&s->config, json_string_value(v), &all_errors))
-			log_message(s, 1, "nvtxtc: setting \"warnings\": %s is not a -W setting of a warning (see nvtxtc --list-checks)",
+			lsp_log_message(s, 1, "nvtxtc: setting \"warnings\": %s is not a -W setting of a warning (see nvtxtc --list-checks)",
 				    json_is_string(v) ? json_string_value(v) : "(not a string)");
 	}
 	m = json_object_get(settings, "maxErrors");
 	if (json_is_integer(m) && json_integer_value(m) >= 0)
 		s->config.max_errors = (unsigned long)json_integer_value(m);
 	else if (m)
-		log_message(s, 1, "nvtxtc: setting \"maxErrors\" must be an integer >= 0 (0: no limit)");
+		lsp_log_message(s, 1, "nvtxtc: setting \"maxErrors\" must be an integer >= 0 (0: no limit)");
 	db = json_object_get(settings, "debounceMs");
 	if (json_is_integer(db) && json_integer_value(db) >= 0 && json_integer_value(db) <= 10000)
 		s->debounce_ms = (unsigned)json_integer_value(db);
 	else if (db)
-		log_message(s, 1, "nvtxtc: setting \"debounceMs\" must be an integer from 0 to 10000");
+		lsp_log_message(s, 1, "nvtxtc: setting \"debounceMs\" must be an integer from 0 to 10000");
 }
 
 /* --- diagnostics --------------------------------------------------------- */
@@ -391,12 +341,12 @@ static void publish(struct lsp_server *s, struct lsp_doc *d)
 	lsp_doc_clear_fixes(d);
 	lsp_compile_text(d->text, d->len, &co, &res);
 	if (res.io_errno)
-		log_message(s, 1, "nvtxtc: cannot check %s: %s", d->uri, strerror(res.io_errno));
+		lsp_log_message(s, 1, "nvtxtc: cannot check %s: %s", d->uri, strerror(res.io_errno));
 	if (res.hidden_errors || res.hidden_warnings)
-		log_message(s, 3, "nvtxtc: %s: %lu more error(s) and %lu more warning(s) not shown (maxErrors %lu)",
+		lsp_log_message(s, 3, "nvtxtc: %s: %lu more error(s) and %lu more warning(s) not shown (maxErrors %lu)",
 			    d->uri, res.hidden_errors, res.hidden_warnings, s->config.max_errors);
 	d->dirty = false;
-	notify(s, "textDocument/publishDiagnostics",
+	lsp_notify(s, "textDocument/publishDiagnostics",
 	       json_pack("{s:s,s:I,s:o}", "uri", d->uri, "version", (json_int_t)d->version, "diagnostics",
 			 run.diags));
 }
@@ -504,7 +454,7 @@ static void did_open(struct lsp_server *s, json_t *params)
 	void *p;
 
 	if (!uri || !json_is_string(text)) {
-		log_message(s, 1, "nvtxtc: didOpen without textDocument.uri and textDocument.text; ignored");
+		lsp_log_message(s, 1, "nvtxtc: didOpen without textDocument.uri and textDocument.text; ignored");
 		return;
 	}
 	d = find_doc(s, uri, &index);
@@ -532,19 +482,19 @@ static void did_change(struct lsp_server *s, json_t *params)
 	size_t i;
 
 	if (!d) {
-		log_message(s, 1, "nvtxtc: didChange: %s", e.message);
+		lsp_log_message(s, 1, "nvtxtc: didChange: %s", e.message);
 		return;
 	}
 	if (!json_is_array(changes)) {
-		log_message(s, 1, "nvtxtc: didChange of %s without contentChanges; ignored", d->uri);
+		lsp_log_message(s, 1, "nvtxtc: didChange of %s without contentChanges; ignored", d->uri);
 		return;
 	}
 	json_array_foreach(changes, i, c) {
 		json_t *text = json_object_get(c, "text"), *range = json_object_get(c, "range");
 		size_t a = 0, b = d->len;
-		if (!json_is_string(text) || (range && !range_offsets(s, d, range, &a, &b, &e))) {
+		if (!json_is_string(text) || (range && !lsp_range_offsets(s, d, range, &a, &b, &e))) {
 			/* the client's text and ours now differ: say so, and keep ours whole */
-			log_message(s, 1, "nvtxtc: didChange of %s: change %zu is invalid (%s); the document may be out of sync: close and reopen it",
+			lsp_log_message(s, 1, "nvtxtc: didChange of %s: change %zu is invalid (%s); the document may be out of sync: close and reopen it",
 				    d->uri, i, json_is_string(text) ? e.message : "no text");
 			break;
 		}
@@ -573,7 +523,7 @@ static void did_close(struct lsp_server *s, json_t *params)
 	if (!d)
 		return;
 	/* its problems leave the editor's list with it */
-	notify(s, "textDocument/publishDiagnostics", json_pack("{s:s,s:[]}", "uri", d->uri, "diagnostics"));
+	lsp_notify(s, "textDocument/publishDiagnostics", json_pack("{s:s,s:[]}", "uri", d->uri, "diagnostics"));
 	lsp_doc_free(d);
 	s->docs[index] = s->docs[--s->ndocs];
 }
@@ -587,8 +537,7 @@ static void did_change_configuration(struct lsp_server *s, json_t *params)
 
 /* --- code actions -------------------------------------------------------- */
 
-static json_t *text_edit(struct lsp_server *s, struct lsp_doc *d, size_t a, size_t b, const char *text,
-			 size_t n)
+json_t *lsp_text_edit(struct lsp_server *s, struct lsp_doc *d, size_t a, size_t b, const char *text, size_t n)
 {
 	return json_pack("{s:o,s:o}", "range", lsp_jrange(s, d, a, b), "newText", lsp_jstr(text, n));
 }
@@ -647,7 +596,7 @@ static json_t *code_action(struct lsp_server *s, json_t *params, struct lsp_erro
 
 	if (!d)
 		return NULL;
-	if (!range_offsets(s, d, json_object_get(params, "range"), &a, &b, e))
+	if (!lsp_range_offsets(s, d, json_object_get(params, "range"), &a, &b, e))
 		return NULL;
 	ensure_checked(s, d);
 	actions = json_array();
@@ -660,7 +609,7 @@ static json_t *code_action(struct lsp_server *s, json_t *params, struct lsp_erro
 	for (size_t i = 0; i < d->nfixes; i++) {
 		const struct lsp_fix *f = order[i];
 		if (f->fixable && (nall == 0 || f->start >= last_end)) {
-			json_array_append_new(all, text_edit(s, d, f->start, f->end, f->text, strlen(f->text)));
+			json_array_append_new(all, lsp_text_edit(s, d, f->start, f->end, f->text, strlen(f->text)));
 			last_end = f->end;
 			nall++;
 		}
@@ -679,7 +628,7 @@ static json_t *code_action(struct lsp_server *s, json_t *params, struct lsp_erro
 		json_array_append_new(actions,
 				      json_pack("{s:o,s:s,s:b,s:o,s:{s:{s:[o]}}}", "title", fix_title(d, f), "kind",
 						"quickfix", "isPreferred", 1, "diagnostics", diags, "edit", "changes",
-						d->uri, text_edit(s, d, f->start, f->end, f->text, strlen(f->text))));
+						d->uri, lsp_text_edit(s, d, f->start, f->end, f->text, strlen(f->text))));
 	}
 	if (nall && kind_wanted(only, "source.fixAll")) {
 		json_t *changes = json_object();
@@ -691,156 +640,6 @@ static json_t *code_action(struct lsp_server *s, json_t *params, struct lsp_erro
 		json_decref(all);
 	}
 	return actions;
-}
-
-/* --- formatting ---------------------------------------------------------- */
-
-/*
- * The document as nvtxtc fmt lays it out, in *out (*outlen bytes; the
- * caller frees it).  Returns false, with *out NULL, when the document has
- * syntax errors (its layout is kept, as nvtxtc fmt does) or e is set.
- */
-static bool format_doc(struct lsp_server *s, struct lsp_doc *d, char **out, size_t *outlen,
-		       struct lsp_error *e)
-{
-	struct nvtxt_fmt *fmt;
-	struct nvtxt_compile_options co = { 0 };
-	struct nvtxt_compile_result res;
-	struct nvtxt_diag_config quiet;
-	int status;
-
-	*out = NULL;
-	*outlen = 0;
-	fmt = xcalloc(1, sizeof(*fmt));
-	fmt->out = open_memstream(out, outlen);
-	if (!fmt->out) {
-		free(fmt);
-		lsp_fail(e, LSP_INTERNAL_ERROR, "cannot create a memory stream: %s", strerror(errno));
-		return false;
-	}
-	nvtxt_diag_config_init(&quiet);
-	co.display_name = d->uri;
-	co.diag_config = &quiet;
-	co.sink = (struct nvtxt_diag_sink){ NULL, NULL };
-	co.instruction = nvtxt_fmt_instruction;
-	co.instruction_user = fmt;
-	status = lsp_compile_text(d->text, d->len, &co, &res);
-	nvtxt_fmt_flush(fmt);
-	fclose(fmt->out);
-	free(fmt);
-	if (status != 0) {
-		free(*out);
-		*out = NULL;
-		log_message(s, 2, "nvtxtc: %s is not formatted: it has syntax errors", d->uri);
-		return false;
-	}
-	return true;
-}
-
-static json_t *formatting(struct lsp_server *s, json_t *params, struct lsp_error *e)
-{
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
-	char *out;
-	size_t outlen, pre = 0, suf = 0;
-	json_t *edits;
-
-	if (!d)
-		return NULL;
-	if (!format_doc(s, d, &out, &outlen, e))
-		return e->code ? NULL : json_array();
-	/* one edit: the lines between the unchanged first and last lines */
-	while (pre < d->len && pre < outlen && d->text[pre] == out[pre])
-		pre++;
-	while (pre > 0 && d->text[pre - 1] != '\n')
-		pre--;
-	while (suf < d->len - pre && suf < outlen - pre && d->text[d->len - 1 - suf] == out[outlen - 1 - suf])
-		suf++;
-	while (suf > 0 && d->text[d->len - suf] != '\n' && d->len - suf > pre)
-		suf--;
-	/* a suffix that starts inside a line break or a character would split it */
-	while (suf > 0 && d->len - suf > pre && d->text[d->len - suf - 1] != '\n')
-		suf--;
-	edits = json_array();
-	if (!(d->len == outlen && memcmp(d->text, out, outlen) == 0))
-		json_array_append_new(edits, text_edit(s, d, pre, d->len - suf, out + pre, outlen - suf - pre));
-	free(out);
-	return edits;
-}
-
-/* A line that fmt turns into an empty line or drops: blanks, a CR, a byte order mark. */
-static bool blank_line(const char *p, size_t n)
-{
-	if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
-		p += 3;
-		n -= 3;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n')
-			return false;
-	return true;
-}
-
-/* The offset just past the line break of the `k`-th (0-based) non-empty line of out, or its start. */
-static size_t nonempty_line(const char *out, size_t outlen, size_t k, bool end)
-{
-	size_t at = 0;
-
-	while (at < outlen) {
-		const char *nl = memchr(out + at, '\n', outlen - at);
-		size_t next = nl ? (size_t)(nl - out) + 1 : outlen;
-		if (next - at > 1 && k-- == 0)
-			return end ? next : at;
-		at = next;
-	}
-	return outlen;
-}
-
-/*
- * textDocument/rangeFormatting (LSP 3.17): the lines from the first to the
- * last non-blank line that the range touches get nvtxtc fmt's layout; the
- * blank lines between them are collapsed as fmt does, the rest of the
- * document is left alone.  fmt keeps every non-blank line as one line, in
- * order, so the k-th non-blank line of the document is the k-th non-empty
- * line of fmt's output.
- */
-static json_t *range_formatting(struct lsp_server *s, json_t *params, struct lsp_error *e)
-{
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
-	size_t a, b, first, last, line, before = 0, inside = 0, from = 0, to = 0, out_from, out_to;
-	bool seen = false;
-	char *out;
-	size_t outlen;
-	json_t *edits;
-
-	if (!d || !range_offsets(s, d, json_object_get(params, "range"), &a, &b, e))
-		return NULL;
-	first = lsp_doc_line_of(d, a);
-	last = lsp_doc_line_of(d, b);
-	if (last > first && d->lines[last] == b)
-		last--; /* a range that ends at a line's start does not touch that line */
-	for (line = 0; line < d->nlines && line <= last; line++) {
-		size_t start = d->lines[line], end = line + 1 < d->nlines ? d->lines[line + 1] : d->len;
-		if (blank_line(d->text + start, end - start))
-			continue;
-		if (line < first) {
-			before++;
-		} else {
-			if (!seen)
-				from = start;
-			seen = true;
-			to = end;
-			inside++;
-		}
-	}
-	edits = json_array();
-	if (!seen || !format_doc(s, d, &out, &outlen, e))
-		return e->code ? (json_decref(edits), NULL) : edits;
-	out_from = nonempty_line(out, outlen, before, false);
-	out_to = nonempty_line(out, outlen, before + inside - 1, true);
-	if (out_to - out_from != to - from || memcmp(out + out_from, d->text + from, to - from) != 0)
-		json_array_append_new(edits, text_edit(s, d, from, to, out + out_from, out_to - out_from));
-	free(out);
-	return edits;
 }
 
 /* --- dispatch ------------------------------------------------------------ */
@@ -855,8 +654,8 @@ static const struct {
 	{ "initialize", initialize },
 	{ "shutdown", shutdown_request },
 	{ "textDocument/codeAction", code_action },
-	{ "textDocument/formatting", formatting },
-	{ "textDocument/rangeFormatting", range_formatting },
+	{ "textDocument/formatting", lsp_formatting },
+	{ "textDocument/rangeFormatting", lsp_range_formatting },
 	{ "textDocument/hover", lsp_hover },
 	{ "textDocument/completion", lsp_completion },
 	{ "textDocument/definition", lsp_definition },
@@ -893,29 +692,29 @@ static void handle_request(struct lsp_server *s, const char *method, json_t *id,
 	json_t *result;
 
 	if (id_cancelled(s, id)) {
-		respond_error(s, id, LSP_REQUEST_CANCELLED, "the request was cancelled");
+		lsp_respond_error(s, id, LSP_REQUEST_CANCELLED, "the request was cancelled");
 		return;
 	}
 	if (!s->initialized && strcmp(method, "initialize") != 0) {
-		respond_error(s, id, LSP_SERVER_NOT_INITIALIZED, "the server is not initialized: send initialize first");
+		lsp_respond_error(s, id, LSP_SERVER_NOT_INITIALIZED, "the server is not initialized: send initialize first");
 		return;
 	}
 	if (s->shutdown) {
-		respond_error(s, id, LSP_INVALID_REQUEST, "the server is shut down: only the exit notification is accepted");
+		lsp_respond_error(s, id, LSP_INVALID_REQUEST, "the server is shut down: only the exit notification is accepted");
 		return;
 	}
 	for (size_t i = 0; i < sizeof requests / sizeof requests[0]; i++) {
 		if (strcmp(requests[i].method, method) != 0)
 			continue;
 		if (params && !json_is_object(params) && !json_is_array(params)) {
-			respond_error(s, id, LSP_INVALID_PARAMS, "params must be an object or an array");
+			lsp_respond_error(s, id, LSP_INVALID_PARAMS, "params must be an object or an array");
 			return;
 		}
 		result = requests[i].fn(s, params, &e);
 		if (result)
-			respond(s, id, result);
+			lsp_respond(s, id, result);
 		else
-			respond_error(s, id, e.code ? e.code : LSP_INTERNAL_ERROR, e.message);
+			lsp_respond_error(s, id, e.code ? e.code : LSP_INTERNAL_ERROR, e.message);
 		return;
 	}
 	{
@@ -923,7 +722,7 @@ static void handle_request(struct lsp_server *s, const char *method, json_t *id,
 		buf_adds(&b, "unknown method '");
 		buf_add_shown(&b, method, strlen(method), 80);
 		buf_adds(&b, "'");
-		respond_error(s, id, LSP_METHOD_NOT_FOUND, b.ptr);
+		lsp_respond_error(s, id, LSP_METHOD_NOT_FOUND, b.ptr);
 		buf_free(&b);
 	}
 }
@@ -954,172 +753,28 @@ static void handle_message(struct lsp_server *s, json_t *msg)
 	const char *version = json_string_value(json_object_get(msg, "jsonrpc"));
 
 	if (!json_is_object(msg) || !version || strcmp(version, "2.0") != 0) {
-		respond_error(s, json_is_object(msg) && (json_is_string(id) || json_is_integer(id)) ? id : NULL,
+		lsp_respond_error(s, json_is_object(msg) && (json_is_string(id) || json_is_integer(id)) ? id : NULL,
 			      LSP_INVALID_REQUEST, "expected a JSON-RPC 2.0 message: an object with \"jsonrpc\": \"2.0\"");
 		return;
 	}
 	if (!method) {
 		/* a response to a request of ours: the server sends none that wait for one */
 		if (!json_object_get(msg, "result") && !json_object_get(msg, "error"))
-			respond_error(s, NULL, LSP_INVALID_REQUEST, "expected \"method\" (a request or notification) or \"result\"/\"error\" (a response)");
+			lsp_respond_error(s, NULL, LSP_INVALID_REQUEST, "expected \"method\" (a request or notification) or \"result\"/\"error\" (a response)");
 		return;
 	}
 	if (!json_is_string(method) || (id && !json_is_string(id) && !json_is_integer(id))) {
-		respond_error(s, json_is_string(id) || json_is_integer(id) ? id : NULL, LSP_INVALID_REQUEST,
+		lsp_respond_error(s, json_is_string(id) || json_is_integer(id) ? id : NULL, LSP_INVALID_REQUEST,
 			      "\"method\" must be a string and \"id\" an integer or a string");
 		return;
 	}
+	/* "params": null is no params: jsonrpc.el, Zed and lsp4ij send it for void ones */
+	if (json_is_null(params))
+		params = NULL;
 	if (id)
 		handle_request(s, json_string_value(method), id, params);
 	else
 		handle_notification(s, json_string_value(method), params);
-}
-
-/* --- framing ------------------------------------------------------------- */
-
-/*
- * Parses the header block at p (n bytes, ending in \r\n\r\n).  Returns the
- * Content-Length, or -1 with a message in err.
- */
-static long long parse_headers(const char *p, size_t n, char *err, size_t errlen)
-{
-	long long length = -1;
-	const char *end = p + n;
-
-	while (p < end) {
-		const char *eol = memchr(p, '\r', (size_t)(end - p));
-		const char *colon;
-		if (!eol || eol == p)
-			break;
-		colon = memchr(p, ':', (size_t)(eol - p));
-		if (!colon) {
-			snprintf(err, errlen, "malformed header line (no ':'): expected 'Content-Length: N'");
-			return -1;
-		}
-		if ((size_t)(colon - p) == 14 && strncasecmp(p, "Content-Length", 14) == 0) {
-			const char *v = colon + 1;
-			long long x = 0;
-			while (v < eol && (*v == ' ' || *v == '\t'))
-				v++;
-			if (v == eol) {
-				snprintf(err, errlen, "Content-Length has no value");
-				return -1;
-			}
-			for (; v < eol && *v >= '0' && *v <= '9'; v++) {
-				x = x * 10 + (*v - '0');
-				if (x > (long long)LSP_MAX_MESSAGE * 1024) {
-					x = (long long)LSP_MAX_MESSAGE * 1024;
-					break;
-				}
-			}
-			while (v < eol && *v >= '0' && *v <= '9')
-				v++;
-			while (v < eol && (*v == ' ' || *v == '\t'))
-				v++;
-			if (v != eol) {
-				snprintf(err, errlen, "Content-Length is not a number");
-				return -1;
-			}
-			length = x;
-		}
-		p = eol + 2;
-	}
-	if (length < 0)
-		snprintf(err, errlen, "a message without a Content-Length header");
-	return length;
-}
-
-static void compact_input(struct lsp_server *s)
-{
-	if (s->in_start == 0)
-		return;
-	memmove(s->in.ptr, s->in.ptr + s->in_start, s->in.len - s->in_start);
-	s->in.len -= s->in_start;
-	s->in_start = 0;
-	if (s->in.ptr)
-		s->in.ptr[s->in.len] = '\0';
-	/* memory goes back after a large message */
-	if (s->in.cap > (1u << 20) && s->in.len < s->in.cap / 4) {
-		size_t cap = s->in.len + 65536;
-		s->in.ptr = tmp_realloc(s->in.ptr, cap);
-		s->in.cap = cap;
-	}
-}
-
-/* Finds "\r\n\r\n" in [p, p+n). */
-static const char *find_header_end(const char *p, size_t n)
-{
-	for (size_t i = 0; i + 3 < n; i++)
-		if (p[i] == '\r' && p[i + 1] == '\n' && p[i + 2] == '\r' && p[i + 3] == '\n')
-			return p + i;
-	return NULL;
-}
-
-/* Takes the complete messages out of the input buffer, parsed, into batch. */
-static void extract_messages(struct lsp_server *s, json_t *batch)
-{
-	for (;;) {
-		const char *p = s->in.ptr + s->in_start;
-		size_t avail = s->in.len - s->in_start;
-		const char *hend;
-		char err[160];
-		long long length;
-
-		if (s->skip) {
-			size_t k = avail < s->skip ? avail : (size_t)s->skip;
-			s->in_start += k;
-			s->skip -= k;
-			if (s->skip)
-				break;
-			continue;
-		}
-		/* blank lines between messages are tolerated */
-		while (avail >= 2 && p[0] == '\r' && p[1] == '\n')
-			p += 2, avail -= 2, s->in_start += 2;
-		if (avail == 0)
-			break;
-		hend = find_header_end(p, avail < LSP_MAX_HEADER + 4 ? avail : LSP_MAX_HEADER + 4);
-		if (!hend) {
-			if (avail > LSP_MAX_HEADER) {
-				respond_error(s, NULL, LSP_PARSE_ERROR,
-					      "no end of headers (an empty line) in the first 8192 bytes; the input is dropped up to here");
-				s->in_start += avail;
-			}
-			break;
-		}
-		length = parse_headers(p, (size_t)(hend - p) + 2, err, sizeof err);
-		if (length < 0) {
-			respond_error(s, NULL, LSP_PARSE_ERROR, err);
-			s->in_start += (size_t)(hend - p) + 4;
-			continue;
-		}
-		if (length > LSP_MAX_MESSAGE) {
-			snprintf(err, sizeof err,
-				 "Content-Length %lld is over the limit of %u bytes; the message is skipped", length,
-				 LSP_MAX_MESSAGE);
-			respond_error(s, NULL, LSP_INVALID_REQUEST, err);
-			s->in_start += (size_t)(hend - p) + 4;
-			s->skip = (uint64_t)length;
-			continue;
-		}
-		if (avail - (size_t)(hend - p) - 4 < (size_t)length)
-			break;
-		{
-			json_error_t jerr;
-			const char *body = hend + 4;
-			json_t *msg = json_loadb(body, (size_t)length, JSON_ALLOW_NUL | JSON_DECODE_ANY, &jerr);
-			s->in_start += (size_t)(hend - p) + 4 + (size_t)length;
-			if (!msg) {
-				struct buf b = { 0 };
-				buf_printf(&b, "malformed JSON at byte %d of the body: %s", jerr.position, jerr.text);
-				respond_error(s, NULL, LSP_PARSE_ERROR, b.ptr);
-				buf_free(&b);
-				continue;
-			}
-			json_array_append_new(batch, msg);
-		}
-	}
-	compact_input(s);
 }
 
 bool lsp_server_feed(struct lsp_server *s, const void *data, size_t n)
@@ -1138,7 +793,7 @@ bool lsp_server_feed(struct lsp_server *s, const void *data, size_t n)
 	}
 	buf_add(&s->in, data, n);
 	batch = json_array();
-	extract_messages(s, batch);
+	lsp_rpc_extract(s, batch);
 	/* a cancellation applies to a request of the same batch that is not answered yet */
 	json_array_foreach(batch, i, msg) {
 		const char *m = json_string_value(json_object_get(msg, "method"));
@@ -1188,63 +843,4 @@ void lsp_server_free(struct lsp_server *s)
 int lsp_server_exit_status(const struct lsp_server *s)
 {
 	return s->shutdown ? 0 : 1;
-}
-
-/* --- the stdio loop ------------------------------------------------------ */
-
-int nvtxt_lsp_serve(const struct nvtxt_diag_config *initial)
-{
-	struct lsp_server *s;
-	FILE *out;
-	char buf[65536];
-	uint64_t next = UINT64_MAX;
-	int status;
-
-	signal(SIGPIPE, SIG_IGN);
-#ifdef __GLIBC__
-	/*
-	 * Memory stays bounded by the documents: blocks of the size of a
-	 * document (a message, its JSON string, the text) come from mmap and
-	 * go back to the system when freed, instead of glibc raising its mmap
-	 * threshold to their size and keeping them in the heap.
-	 */
-	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-	mallopt(M_TRIM_THRESHOLD, 256 * 1024);
-#endif
-	out = fdopen(dup(1), "w");
-	if (!out) {
-		fprintf(stderr, "nvtxtc: error: lsp: cannot open standard output: %s\n", strerror(errno));
-		return 2;
-	}
-	s = lsp_server_new(out);
-	if (initial)
-		lsp_server_set_base_config(s, initial);
-	for (;;) {
-		struct pollfd pfd = { .fd = 0, .events = POLLIN };
-		uint64_t now = lsp_now_ms();
-		int timeout = next == UINT64_MAX ? -1 : next <= now ? 0 : (int)(next - now);
-		int r = poll(&pfd, 1, timeout);
-		ssize_t n;
-
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r <= 0) {
-			next = lsp_server_tick(s, lsp_now_ms(), false);
-			continue;
-		}
-		n = read(0, buf, sizeof buf);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n <= 0)
-			break;
-		if (!lsp_server_feed(s, buf, (size_t)n))
-			break;
-		next = lsp_server_tick(s, lsp_now_ms(), false);
-		if (ferror(out))
-			break;
-	}
-	status = s->exited ? lsp_server_exit_status(s) : 1;
-	lsp_server_free(s);
-	fclose(out);
-	return status;
 }

@@ -12,6 +12,8 @@
 //   <- JSON          the next message the server writes; the string "*"
 //                    as a value matches any value
 //   exit N           the server's exit status once its input is closed
+//   stderr TEXT      a line the server writes to standard error; without
+//                    any, it must write nothing there
 //   args A B ...     arguments after `nvtxtc lsp` (before any message)
 // No dependencies beyond node.
 'use strict';
@@ -24,6 +26,7 @@ const groups = [[]];
 const expected = [];
 let wantExit = null;
 let args = [];
+const wantStderr = [];
 for (const l of lines) {
   if (l.startsWith('#')) continue;
   if (l.trim() === '') { if (groups[groups.length - 1].length) groups.push([]); continue; }
@@ -36,6 +39,8 @@ for (const l of lines) {
     expected.push(JSON.parse(l.slice(3)));
   } else if (l.startsWith('args ')) {
     args = l.slice(5).split(' ');
+  } else if (l.startsWith('stderr ')) {
+    wantStderr.push(l.slice(7));
   } else if (l.startsWith('exit ')) {
     wantExit = +l.slice(5);
   } else {
@@ -52,10 +57,12 @@ function matches(got, want) {
   return wk.every(k => matches(got[k], want[k]));
 }
 
-const proc = cp.spawn(nvtxtc, ['lsp', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+const proc = cp.spawn(nvtxtc, ['lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
 const exited = new Promise(r => proc.on('exit', c => r(c)));
 let out = Buffer.alloc(0);
 proc.stdout.on('data', d => { out = Buffer.concat([out, d]); });
+let err = '';
+proc.stderr.on('data', d => { err += d; });
 proc.stdin.on('error', () => {});
 (async () => {
   for (const g of groups) {
@@ -83,6 +90,10 @@ proc.stdin.on('error', () => {});
       `got:  ${JSON.stringify(g)}\nwant: ${JSON.stringify(w)}`);
   }
   if (wantExit !== null) ok(code === wantExit, `exit status ${wantExit}`, `got: ${code}`);
+  const gotStderr = err === '' ? [] : err.replace(/\n$/, '').split('\n');
+  ok(JSON.stringify(gotStderr) === JSON.stringify(wantStderr),
+    wantStderr.length ? `standard error: ${wantStderr.join(' / ').slice(0, 100)}` : 'nothing on standard error',
+    `got:  ${JSON.stringify(gotStderr)}\nwant: ${JSON.stringify(wantStderr)}`);
   console.log(`1..${n}`);
   process.exit(failed ? 1 : 0);
 })();
