@@ -5,7 +5,7 @@
 #                   when missing; OFFLINE=1: installs nothing, and their tests skip)
 #   make demo       lint and canonical output of every file in examples/
 #   make install    PREFIX=/usr/local DESTDIR=  (the binary, libnvtxt with its headers and
-#                   nvtxt.pc, the manual pages, bash completion)
+#                   nvtxt.pc, the manual pages, bash completion, the editor files)
 #
 # ./configure (from configure.ac) may write config.mk with the same variables.
 
@@ -17,9 +17,11 @@ MANDIR ?= $(PREFIX)/share/man
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 OBJCOPY ?= objcopy
-# editor files (nvtxtc(1), EDITORS): Vim's and Neovim's runtime folders, the TextMate grammar
+# editor files (nvtxtc(1), EDITORS): Vim's and Neovim's runtime folders, Emacs's
+# site-lisp (nvtxt-mode.el), the TextMate grammar
 VIMDIR ?= $(PREFIX)/share/vim/vimfiles
 NVIMDIR ?= $(PREFIX)/share/nvim/site
+LISPDIR ?= $(PREFIX)/share/emacs/site-lisp
 DATADIR ?= $(PREFIX)/share/nvtxtc
 # where bash-completion looks for completions under PREFIX
 BASH_COMPLETIONSDIR ?= $(or $(shell pkg-config --define-variable=prefix=$(PREFIX) \
@@ -295,6 +297,8 @@ install: $(BIN) $(LIBS)
 			install -d $$d/$$k && install -m 644 editors/vim/$$k/*.vim $$d/$$k/ || exit 1; \
 		done; \
 	done
+	install -d $(DESTDIR)$(LISPDIR)
+	install -m 644 editors/emacs/nvtxt-mode.el $(DESTDIR)$(LISPDIR)/
 	install -d $(DESTDIR)$(DATADIR)
 	install -m 644 editors/textmate/nvtxt.tmLanguage.json $(DESTDIR)$(DATADIR)/
 	install -d $(DESTDIR)$(BASH_COMPLETIONSDIR)
@@ -311,6 +315,7 @@ uninstall:
 		for f in editors/vim/*/*.vim; do rm -f $$d/$${f#editors/vim/}; done; \
 	done
 	rm -f $(DESTDIR)$(DATADIR)/nvtxt.tmLanguage.json
+	rm -f $(DESTDIR)$(LISPDIR)/nvtxt-mode.el
 
 clean:
 	rm -rf $(B) nvtxtc

@@ -10,7 +10,7 @@ for f in bin/nvtxtc share/man/man1/nvtxtc.1 share/man/man5/nvtxt.5 \
 	share/vim/vimfiles/ftdetect/nvtxt.vim share/vim/vimfiles/syntax/nvtxt.vim \
 	share/vim/vimfiles/compiler/nvtxtc.vim share/vim/vimfiles/ftplugin/nvtxt.vim \
 	share/nvim/site/ftdetect/nvtxt.vim share/nvim/site/compiler/nvtxtc.vim \
-	share/nvtxtc/nvtxt.tmLanguage.json; do
+	share/nvtxtc/nvtxt.tmLanguage.json share/emacs/site-lisp/nvtxt-mode.el; do
 	[ -f "$dest/opt/nvtxtc/$f" ]
 	ok $? "installed $f"
 done
