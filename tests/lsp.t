@@ -5,7 +5,9 @@
 #     and formatting change or show what they should;
 #   - a Node client on vscode-languageserver-protocol (tests/lsp/client.js):
 #     every advertised request, incremental edits, UTF-16 and UTF-8;
-#   - transcripts of the error paths (tests/lsp/*.transcript).
+#   - transcripts (tests/lsp/*.transcript): the error paths, the shapes
+#     clients send (shapes: params null, string ids, URI spellings, CRLF
+#     formatting) and how the server stops (lifecycle-*: statuses, stderr).
 # The Node parts need node and `npm ci` (node_modules/); Neovim needs nvim.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
