@@ -28,6 +28,9 @@ is "$(cat "$T/n"):$(head -n 1 "$T/out")" "2:corpus-vse-example.nvtxt" "two files
 "$NVTXTC" info --format=json corpus-vse-example.nvtxt categories-and-names.nvtxt >"$T/out" 2>/dev/null
 grep -c '^      "file": ' "$T/out" >"$T/n"
 is "$(cat "$T/n")" 2 "two files in the JSON array"
+# A time base without a rule to nanoseconds: first_ns and last_ns are null, not left out.
+"$NVTXTC" info --format=json qpc-ticks.nvtxt 2>/dev/null | grep -c '"\(first\|last\)_ns": null' >"$T/n"
+is "$(cat "$T/n")" 2 "time_bases: first_ns and last_ns are null where the time base does not convert"
 # Distinct messages: equal only byte for byte (lengths around the 4- and 8-byte words of the hash and compare).
 : >"$T/msgs.nvtxt"
 for m in a b a ab abcd abce abcd abcdefgh abcdefgi abcdefgh abcdefghX xbcdefghX abcdefghX \

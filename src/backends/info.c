@@ -596,6 +596,10 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 		    nvtxt_tconv_apply(&info->tc, (enum nvtxt_timebase)tb, last, &b) == 0) {
 			put(t, "first_ns", json_integer(a));
 			put(t, "last_ns", json_integer(b));
+		} else {
+			/* no rule for this time base (nvtxtc(1), TIME CONVERSION): null, not left out */
+			put(t, "first_ns", json_null());
+			put(t, "last_ns", json_null());
 		}
 		push(arr, t);
 	}
