@@ -39,7 +39,7 @@ is "$?:$(cat err)" "0:" "-Wno-NAME silences the warning"
 is "$?:$(cat err)" "0:" "-w silences every warning"
 "$NVTXTC" lint -Wunclosed-ranges warn.nvtxt >out 2>err
 is "$?" 2 "an unknown warning is a usage error"
-grep -q "did you mean 'unclosed-range'" err
+grep -q "did you mean '-Wunclosed-range'" err
 ok $? "an unknown warning gets a suggestion"
 
 "$NVTXTC" lint - <bad.nvtxt >out 2>err
@@ -71,8 +71,8 @@ is "$?" 2 "several files: the worst status wins"
 
 "$NVTXTC" --bogus good.nvtxt >out 2>err
 is "$?" 2 "an unknown option: exit 2"
-"$NVTXTC" >out 2>err
-is "$?" 2 "no input files: exit 2"
+on_tty "'$NVTXTC' >out 2>err"
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: no input files [usage]" "no input files, standard input a terminal: exit 2"
 "$NVTXTC" --max-errors=x good.nvtxt >out 2>err
 is "$?" 2 "a bad --max-errors: exit 2"
 "$NVTXTC" --color=sometimes good.nvtxt >out 2>err
@@ -278,7 +278,7 @@ is "$?" 2 "dump without a file: exit 2"
 grep -q "unknown --emit format 'svg': expected nvtxt, payload, chrome or none" err
 ok $? "an unknown --emit format lists the back ends of the table"
 "$NVTXTC" --help | grep -c '^  --emit=' >out
-is "$(cat out)" 3 "--help lists one line per back end"
+is "$(cat out)" 4 "--help lists one line per back end (none included)"
 # A payload file that breaks its format is one payload-format error, not NVTXT syntax errors.
 "$NVTXTC" --emit=payload -o v.payload "$top/examples/vse-example.nvtxt" &&
 	head -c 100 v.payload >trunc.payload
@@ -286,4 +286,144 @@ is "$(cat out)" 3 "--help lists one line per back end"
 st=$?
 [ $st = 1 ] && grep -q "^trunc.payload: error: offset 24: expected a file of [0-9]* bytes (the header's size), found 100 bytes (truncated) \[payload-format\]$" err
 ok $? "a truncated payload file: one payload-format error"
+# --- issue 20, item 5: the traps of the first hour -----------------------
+# fmt -w is gofmt's -w (in place); the options fmt does not take are usage errors
+cp ugly.orig trap-w.nvtxt
+"$NVTXTC" fmt -w trap-w.nvtxt >out 2>err
+is "$?:$(cat out):$(cat trap-w.nvtxt)" '0::Marker, 1, Qpc, 1, 2,,, "x",' "20: fmt -w rewrites in place, as gofmt -w (and prints nothing)"
+"$NVTXTC" fmt -w -d good.nvtxt >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: fmt takes -d or -i (-w), not both [usage]" "20: fmt -w -d: -w is -i"
+for o in -Wall -Werror -Wno-rename --emit=nvtxt --fix --stdio --format=json; do
+	"$NVTXTC" fmt $o good.nvtxt >out 2>err
+	st=$?
+	grep -q "is not an option of 'nvtxtc fmt'" err
+	is "$st:$?" "2:0" "20: fmt $o is a usage error that names fmt"
+done
+"$NVTXTC" fmt -Wall good.nvtxt >out 2>err
+is "$(head -n 1 err)" "nvtxtc: error: '-Wall' is not an option of 'nvtxtc fmt': it reports syntax errors only, which no warning option changes [usage]" \
+	"20: fmt -Wall says why"
+"$NVTXTC" fmt --max-errors=1 -j 2 --stdin-name=x --color=never good.nvtxt >out 2>err
+is "$?" 0 "20: fmt takes the options about its syntax errors (--max-errors, -j, --stdin-name, --color)"
+"$NVTXTC" lint -w warn.nvtxt >out 2>err
+is "$?:$(cat err)" "0:" "20: -w still silences warnings outside fmt"
+"$NVTXTC" dump -w x >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: '-w' is not an option of 'nvtxtc dump' [usage]" "20: dump -w is a usage error"
+
+# misspelt commands, options and warnings: a suggestion spelt as it must be typed
+"$NVTXTC" lnt good.nvtxt >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: unknown command 'lnt' (and no file of that name); did you mean 'lint'? [usage]" \
+	"20: nvtxtc lnt FILE: did you mean 'lint'?"
+printf '%s\n' "$good" >lnt
+"$NVTXTC" lnt >out 2>err
+is "$?:$(cat err)" "0:" "20: ... but an existing file of that name is linted"
+"$NVTXTC" fmtx good.nvtxt >out 2>err
+grep -q "did you mean 'fmt'" err
+ok $? "20: nvtxtc fmtx: did you mean 'fmt'?"
+"$NVTXTC" --emit-nvtxt good.nvtxt >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: unknown option '--emit-nvtxt'; did you mean '--emit=nvtxt'? [usage]" \
+	"20: --emit-nvtxt: did you mean '--emit=nvtxt'?"
+"$NVTXTC" --colour=never good.nvtxt >out 2>err
+grep -q "did you mean '--color=never'?" err
+ok $? "20: --colour=never: did you mean '--color=never'? (the value kept)"
+"$NVTXTC" --emit=nvtx good.nvtxt >out 2>err
+grep -q "did you mean 'nvtxt'?" err
+ok $? "20: --emit=nvtx: did you mean 'nvtxt'?"
+"$NVTXTC" -Wrenam good.nvtxt >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: unknown warning '-Wrenam'; did you mean '-Wrename'? [usage]" \
+	"20: -Wrenam: did you mean '-Wrename'? (the option, not the bare name)"
+"$NVTXTC" -Werror=renam good.nvtxt >out 2>err
+grep -q "did you mean '-Werror=rename'?" err
+ok $? "20: -Werror=renam: did you mean '-Werror=rename'?"
+"$NVTXTC" -Wal good.nvtxt >out 2>err
+grep -q "did you mean '-Wall'?" err
+ok $? "20: -Wal: did you mean '-Wall'?"
+# gcc's spellings
+"$NVTXTC" -fdiagnostics-color=always bad.nvtxt >out 2>err
+grep -q "$(printf '\033')\[" err
+ok $? "20: -fdiagnostics-color=always colors (gcc's spelling of --color)"
+"$NVTXTC" -fdiagnostics-color=never --color=always bad.nvtxt >out 2>err
+grep -q "$(printf '\033')\[" err
+ok $? "20: the last of --color and -fdiagnostics-color wins"
+"$NVTXTC" -fno-diagnostics-color bad.nvtxt >out 2>err
+! grep -q "$(printf '\033')" err
+ok $? "20: -fno-diagnostics-color"
+"$NVTXTC" -fdiagnostics-color=sometimes bad.nvtxt >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: -fdiagnostics-color expects auto, always or never, found 'sometimes' [usage]" \
+	"20: a bad -fdiagnostics-color"
+for f in json sarif; do
+	"$NVTXTC" -fdiagnostics-format=$f bad.nvtxt >out 2>err
+	is "$?:$(cat out):$(head -c 1 err)" "1::{" "20: -fdiagnostics-format=$f: the document on standard error, as GCC"
+done
+"$NVTXTC" -fdiagnostics-format=text bad.nvtxt >out 2>err
+grep -q '^bad.nvtxt:1:9: error' err
+ok $? "20: -fdiagnostics-format=text"
+
+# help COMMAND: the command's usage and only its options
+"$NVTXTC" help fmt >out 2>err
+is "$?:$(head -n 1 out)" "0:Usage: nvtxtc fmt [--check|-l] [-d] [-i|-w] [OPTION]... FILE..." "20: nvtxtc help fmt prints fmt's help"
+! grep -q -- '--emit\|--fix\|--stdio\|-Wall\|-o FILE' out
+ok $? "20: ... without the options fmt does not take"
+"$NVTXTC" fmt --help >out2 2>err
+same_file out2 out "20: nvtxtc fmt --help prints the same"
+"$NVTXTC" help fnt >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: unknown command 'fnt'; did you mean 'fmt'? [usage]" "20: help of an unknown command"
+for c in $("$NVTXTC" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p'); do
+	"$NVTXTC" help "$c" >out 2>err
+	is "$?:$(head -n 1 out | cut -c 1-14)" "0:Usage: nvtxtc " "20: nvtxtc help $c"
+done
+
+# no FILE: standard input when it is not a terminal
+"$NVTXTC" <bad.nvtxt >out 2>err
+is "$?:$(head -n 1 err | cut -c 1-26)" "1:<stdin>:1:9: error: expect" "20: nvtxtc < FILE lints standard input"
+"$NVTXTC" fmt <ugly.orig >out 2>err
+is "$?:$(cat out)" '0:Marker, 1, Qpc, 1, 2,,, "x",' "20: nvtxtc fmt < FILE formats standard input"
+"$NVTXTC" lint --stdin-name=s.nvtxt <bad.nvtxt >out 2>err
+grep -q '^s.nvtxt:1:9: error' err
+ok $? "20: nvtxtc lint < FILE, --stdin-name names it"
+"$NVTXTC" --emit=nvtxt <good.nvtxt >out 2>err
+is "$?:$(cat out)" "0:$good" "20: --emit=nvtxt < FILE"
+on_tty "'$NVTXTC' fmt 2>err"
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: no input files [usage]" "20: fmt on a terminal: no input files"
+"$NVTXTC" fmt -i <ugly.orig >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: -i cannot rewrite standard input [usage]" "20: fmt -i < FILE: standard input cannot be rewritten"
+
+# a file that is not text: one error
+printf '\177ELF\002\001\001\000\000\000\003\000>\000' >bin.nvtxt
+head -c 20000 /dev/zero >>bin.nvtxt
+"$NVTXTC" bin.nvtxt >out 2>err
+is "$?:$(cat err)" "1:bin.nvtxt: error: not a text file: NUL byte at offset 7 (with other control characters in its first 8 KiB); not checked further [encoding]
+1 error generated." "20: an executable: one error, not a text file, NUL byte at offset N"
+cat bin.nvtxt | "$NVTXTC" lint - >out 2>err
+is "$?:$(head -n 1 err)" "1:<stdin>: error: not a text file: NUL byte at offset 7 (with other control characters in its first 8 KiB); not checked further [encoding]" \
+	"20: ... the same from a pipe"
+"$NVTXTC" fmt bin.nvtxt >out 2>err
+is "$?:$(grep -c 'error:' err):$(wc -c <out)" "1:1:0" "20: fmt of a file that is not text: one error, nothing printed"
+cp bin.nvtxt bin2.nvtxt
+"$NVTXTC" --fix bin2.nvtxt >out 2>err
+cmp -s bin.nvtxt bin2.nvtxt
+is "$?:$(grep -c 'error:' err)" "0:1" "20: --fix leaves a file that is not text as it is"
+printf 'Marker, 1, Qpc, 1, 2,,, "a\000b",\n' >stray.nvtxt
+"$NVTXTC" stray.nvtxt >out 2>err
+grep -q '^stray.nvtxt:1:27: error: NUL byte' err
+ok $? "20: a text file with a stray NUL byte keeps its located error"
+
+# dump of a text file: how to make a payload
+"$NVTXTC" dump good.nvtxt >out 2>err
+is "$?:$(sed -n 2p err)" "1:good.nvtxt: note: it looks like NVTXT text, not a payload file: make one with 'nvtxtc --emit=payload -o FILE.payload good.nvtxt'" \
+	"20: dump of an NVTXT file points to --emit=payload -o"
+# replay says when no NVTX tool is attached, and fails when the one named cannot be loaded
+"$NVTXTC" --emit=payload -o r.payload good.nvtxt 2>err
+env -u NVTX_INJECTION64_PATH "$NVTXTC" replay r.payload >out 2>err
+is "$?:$(cat err)" "0:nvtxtc: warning: replay: no NVTX tool is attached (NVTX_INJECTION64_PATH is not set): the events are submitted to NVTX and go nowhere [usage]" \
+	"20: replay without NVTX_INJECTION64_PATH: a warning, exit 0"
+NVTX_INJECTION64_PATH=$PWD/missing.so "$NVTXTC" replay r.payload >out 2>err
+is "$?:$(cat err)" "2:nvtxtc: error: replay: cannot load the NVTX tool of NVTX_INJECTION64_PATH: $PWD/missing.so: cannot open shared object file: No such file or directory [io-error]" \
+	"20: replay with a missing tool: an error with dlopen's message, exit 2"
+printf 'not a library\n' >bad.so
+NVTX_INJECTION64_PATH=$PWD/bad.so "$NVTXTC" replay r.payload >out 2>err
+is "$?:$(grep -c 'cannot load the NVTX tool' err)" "2:1" "20: replay with a file that is no library: exit 2"
+libc=$(ldd "$NVTXTC" | sed -n 's/^.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
+NVTX_INJECTION64_PATH=$libc "$NVTXTC" replay r.payload >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: replay: '$libc' (NVTX_INJECTION64_PATH) is not an NVTX tool: it has no function InitializeInjectionNvtx2 [io-error]" \
+	"20: replay with a library that is no NVTX tool: exit 2"
 done_testing

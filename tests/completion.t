@@ -43,9 +43,30 @@ is "$(comp nvtxtc --color = a)" "always auto " "--color= values"
 is "$(comp nvtxtc -Wno-uncl)" "-Wno-unclosed-range " "-Wno- and a warning name"
 is "$(comp nvtxtc -Wa)" "-Wall " "-Wall"
 is "$(comp nvtxtc -Werror = dup)" "duplicate-parent " "-Werror=NAME: warning names"
-is "$(comp nvtxtc fmt -)" "$(comp nvtxtc -)" "options after a subcommand"
-case $(comp nvtxtc fmt -) in *"-d "*"-i "*"-l "*) r=0 ;; *) r=1 ;; esac
-ok $r "fmt's -d, -i and -l are offered"
+case $(comp nvtxtc fmt -) in *"-d "*"-i "*"-l "*"-w "*) r=0 ;; *) r=1 ;; esac
+ok $r "fmt's -d, -i, -l and -w are offered"
+# issue 20: after a command, only the options it accepts (read from `nvtxtc help COMMAND`)
+got=$(comp nvtxtc fmt -)
+r=0
+for o in --emit= --fix --stdio -o -Wall -Werror --format= --time-conversion=; do
+	case " $got" in *" $o "*) r=1; echo "# fmt offers $o" ;; esac
+done
+ok $r "fmt is not offered --emit=, --fix, --stdio, -o, -W... or the options of info"
+is "$(comp nvtxtc fmt -W)" "" "fmt: no -W forms"
+is "$(comp nvtxtc dump -)" "$(comp nvtxtc replay -)" "dump and replay take the same options"
+case $(comp nvtxtc -) in *"--emit= "*"--fix "*"-o "*) r=0 ;; *) r=1 ;; esac
+ok $r "without a command (lint): --emit=, -o and --fix are offered"
+is "$(comp nvtxtc help f)" "fmt " "help COMMAND: the commands"
+is "$(comp nvtxtc -fdiagnostics-color = n)" "never " "-fdiagnostics-color= values"
+# every option offered after a command is one the command accepts
+r=0
+for c in $("$NVTXTC" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p'); do
+	for o in $(comp nvtxtc "$c" -); do
+		case $o in -h | --help | -V | --version | --list-checks) continue ;; *=) o=${o}x ;; esac
+		"$NVTXTC" "$c" "$o" x y </dev/null 2>&1 | grep -q "is not an option of" && { r=1; echo "# $c rejects $o"; }
+	done
+done
+ok $r "every option that completion offers after a command is accepted by that command"
 # every option of --help is offered, every warning, every back end
 "$NVTXTC" --help | sed -n '/^Warnings/,/^$/s/^  \([a-z-]*\) .*/-W\1/p' | sort | tr '\n' ' ' >"$T/want"
 comp nvtxtc -W | tr ' ' '\n' | grep -v '^-W\(no-\|all$\|extra$\|error\)' | grep . | sort | tr '\n' ' ' >"$T/got"

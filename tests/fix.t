@@ -33,6 +33,9 @@ for f in tests/lint/*.nvtxt tests/emit/*.nvtxt tests/fmt/*.nvtxt examples/*.nvtx
 	awk 'NR == FNR { a[FNR] = $0; next } a[FNR] != $0 { print FNR }' "$f" "$T/x.nvtxt" | sort -u >"$T/diff.lines"
 	[ "$(wc -l <"$f")" -eq "$(wc -l <"$T/x.nvtxt")" ] && [ -z "$(comm -23 "$T/diff.lines" "$T/fixed.lines")" ]
 	ok $? "$name: only the lines that --fix reports are changed"
+	sed -n 's/^[^:]*x\.nvtxt:\([0-9]*\):\([0-9]*\): fixed: .*/\1 \2/p' "$T/err" >"$T/order"
+	sort -n -k1,1 -k2,2 -s "$T/order" | cmp -s - "$T/order"
+	ok $? "$name: the fixes are listed in line order"
 	cp "$T/x.nvtxt" "$T/y.nvtxt"
 	# shellcheck disable=SC2086
 	"$NVTXTC" lint --fix $args "$T/x.nvtxt" >/dev/null 2>"$T/err2"
@@ -89,4 +92,24 @@ chmod 755 ro
 is "$?" 2 "--fix with --emit is a usage error"
 "$NVTXTC" fmt --fix clean.nvtxt >out 2>err
 is "$?" 2 "--fix is an option of lint only"
+# issue 20: fixes are told in line order, once the file is written, and not at all when it is not
+printf 'ProcessId = 1\nThreadId = 2\n@Markr, Time, TimeBase, Message\nMarkr, 1, Qcp, "x"\nMarker, 1, Qpc, 1, 2,, Blu, "y",\n' >"$T/order.nvtxt"
+cp "$T/order.nvtxt" "$T/order.orig"
+"$NVTXTC" lint --fix "$T/order.nvtxt" >/dev/null 2>"$T/err"
+grep ': fixed: ' "$T/err" | sed 's/^[^:]*:\([0-9]*:[0-9]*\): fixed: .*\[\(.*\)\]$/\1 \2/' | tr '\n' ' ' >"$T/got"
+is "$(cat "$T/got")" "3:2 unknown-command 4:1 unknown-command 4:12 invalid-timebase 5:24 invalid-color " \
+	"20: --fix lists its fixes in line order (a fix of the second pass, line 4, before line 5)"
+awk 'BEGIN { printf "TimeBase = Qcp\nProcessId = 1\nThreadId = 2\n@Marker, Time, Message\n"
+	for (i = 1; i <= 20000; i++) printf "Marker, %d, \"message %d\"\n", i, i }' >"$T/big.nvtxt"
+cp "$T/big.nvtxt" "$T/big.orig"
+(ulimit -f 64; exec "$NVTXTC" lint --fix "$T/big.nvtxt") >/dev/null 2>"$T/err"
+st=$?
+cmp -s "$T/big.nvtxt" "$T/big.orig"
+is "$st:$?:$(grep -c ': fixed: ' "$T/err")" "2:0:0" "20: --fix that cannot write the file: exit 2, the file as it was, no 'fixed:' line"
+grep -q "^$T/big.nvtxt: note: nothing was fixed: the fixed text could not be written$" "$T/err"
+ok $? "20: ... and a note says that nothing was fixed"
+printf 'TimeBase = Qcp\nProcessId = 1\nThreadId = 2\n@Marker, Time, Message\nMarker, 1, "a"\n' >"$T/p.nvtxt"
+"$NVTXTC" lint --fix - <"$T/p.nvtxt" >/dev/full 2>"$T/err"
+is "$?:$(grep -c ': fixed: ' "$T/err"):$(grep -c 'nothing was fixed' "$T/err")" "2:0:1" \
+	"20: --fix - to a full standard output: no 'fixed:' line, nothing was fixed"
 done_testing

@@ -46,8 +46,10 @@ is "$?:$(grep -c 'Marker  *1$' "$T/out")" "1:1" "a file with errors: exit 1, its
 # Usage errors.
 "$NVTXTC" info --format=xml corpus-vse-example.nvtxt >/dev/null 2>"$T/err"
 is "$?:$(head -n 1 "$T/err")" "2:nvtxtc: error: --format expects text or json, found 'xml' [usage]" "an unknown --format"
-"$NVTXTC" info >/dev/null 2>"$T/err"
-is "$?:$(head -n 1 "$T/err")" "2:nvtxtc: error: no input files [usage]" "info without a file"
+on_tty "'$NVTXTC' info 2>'$T/err'"
+is "$?:$(head -n 1 "$T/err")" "2:nvtxtc: error: no input files [usage]" "info without a file, standard input a terminal"
+"$NVTXTC" info <corpus-vse-example.nvtxt >"$T/out" 2>"$T/err"
+is "$?:$(head -n 1 "$T/out")" "0:<stdin>" "info without a file reads standard input when it is not a terminal"
 "$NVTXTC" info --emit=nvtxt corpus-vse-example.nvtxt >/dev/null 2>"$T/err"
 is "$?" 2 "info takes no --emit"
 done_testing

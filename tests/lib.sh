@@ -51,6 +51,12 @@ is() {
 	fi
 }
 
+# on_tty SHELL-COMMAND: runs the command with standard input a terminal (a pty of
+# util-linux's script, part of every Debian system); its exit status.
+on_tty() {
+	script -qec "$1" /dev/null </dev/null >/dev/null
+}
+
 # skip REASON: a skipped test.  Only for what cannot be had on this machine
 # (a tool that can be installed is need's).
 skip() {

@@ -63,6 +63,21 @@ PKG_CONFIG_PATH=$dest/opt/nvtxt/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
 export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 flags=$(pkg-config --cflags --libs nvtxt)
 ok $? "pkg-config --cflags --libs nvtxt: $flags"
+# Every prototype of libnvtxt(3)'s SYNOPSIS is one of the installed headers,
+# with the same type: compiled after <nvtxt/nvtxt.h>, a prototype that differs
+# is an error (conflicting types), and -Wredundant-decls says, for each one,
+# that the header declared it already (a function the header lacks gets no
+# such warning).
+sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' man/libnvtxt.3 | sed -n 's/^\.BI //p' | tr -d '"' >"$T/synopsis.roff"
+unroff "$T/synopsis.roff" >"$T/synopsis.h"
+nproto=$(grep -c ';' "$T/synopsis.h")
+{ echo '#include <nvtxt/nvtxt.h>'; cat "$T/synopsis.h"; } >"$T/synopsis.c"
+${CC:-cc} -std=c11 -fsyntax-only -Wredundant-decls $(pkg-config --cflags nvtxt) "$T/synopsis.c" >"$T/cc.log" 2>&1
+st=$?
+redundant=$(grep -c 'redundant redeclaration' "$T/cc.log")
+[ "$st" = 0 ] && [ "$nproto" -gt 10 ] && [ "$redundant" = "$nproto" ]
+ok $? "the $nproto prototypes of libnvtxt(3)'s SYNOPSIS are those of the installed header ($redundant found there)"
+grep -v 'redundant redeclaration\|previous declaration\|^ \|^In file\|note:' "$T/cc.log" | sed 's/^/# /' | head -n 20
 for ex in example outline; do
 	# no -I of the source tree: only what pkg-config gives
 	${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$T/$ex" "$T/$ex.c" $flags >"$T/cc.log" 2>&1

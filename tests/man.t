@@ -22,6 +22,31 @@ if need man "man -l man/nvtxtc.1"; then
 	ok $? "the rendered nvtxtc(1) has an EXIT STATUS section"
 fi
 
+# The rendered page (issue 20: a missing .TP merged two entries, which mandoc -T lint
+# and the source-level checks below did not see): in COMMANDS, each command of --help
+# is an entry of its own (a line at the tag indent that starts with its name).
+mandoc -T utf8 man/nvtxtc.1 2>/dev/null | sed 's/.\x08//g' >"$T/rendered"
+"$NVTXTC" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p' | sort >"$T/help.cmds"
+sed -n '/^COMMANDS/,/^OPTIONS/p' "$T/rendered" | sed -n 's/^       \([a-z][a-z0-9-]*\)\( .*\)\{0,1\}$/\1/p' | sort >"$T/man.cmds"
+[ -s "$T/help.cmds" ]
+ok $? "--help lists commands"
+same_file "$T/man.cmds" "$T/help.cmds" "each command of --help is an entry of its own in the rendered COMMANDS of nvtxtc(1)"
+# ... and in OPTIONS, each option of --help is the tag of a rendered entry.
+"$NVTXTC" --help | grep '^  -' | sed 's/   .*//; s/,/ /g' | tr ' ' '\n' |
+	sed 's/\[=WHEN\]$//; s/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | grep . | sort -u >"$T/help.opts0"
+sed -n '/^OPTIONS/,/^WARNINGS/p' "$T/rendered" | sed -n 's/^       \(-.*\)$/\1/p' | sed 's/   .*//; s/,/ /g' |
+	tr ' ' '\n' | sed 's/\[=WHEN\]$//; s/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | grep . | sort -u >"$T/man.tags"
+comm -23 "$T/help.opts0" "$T/man.tags" >"$T/untagged"
+[ ! -s "$T/untagged" ]
+ok $? "each option of --help is the tag of an entry of the rendered OPTIONS of nvtxtc(1)"
+sed 's/^/# not an entry: /' "$T/untagged"
+# DESCRIPTION's list of the commands that must come first names every command.
+tr '\n' ' ' <"$T/rendered" | sed 's/  */ /g' | grep -o 'The command ([^)]*), when given, must be the first argument' >"$T/first"
+missing=""
+for c in $(cat "$T/help.cmds"); do grep -q "[ (]$c[,) ]" "$T/first" || missing="$missing $c"; done
+[ -s "$T/first" ] && [ -z "$missing" ]
+ok $? "the commands that must come first are every command of --help (missing:$missing)"
+
 # The options of --help, one per line, without their placeholders (NAME, FILE, N, WHEN).
 "$NVTXTC" --help | grep '^  -' | sed 's/   .*//; s/,/ /g' | tr ' ' '\n' |
 	sed 's/\[=WHEN\]$//; s/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | grep . | sort -u >"$T/help.opts"

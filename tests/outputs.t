@@ -49,7 +49,7 @@ ok $? "10: the message does not blame the input"
 [ ! -e out.nvtxt ] && [ -z "$(temps)" ]
 ok $? "11: past ulimit -f, no output and no temporary is left"
 "$NVTXTC" --emit=nvtxt big.nvtxt >/dev/full 2>err
-is "$?:$(head -n 1 err)" "2:nvtxtc: error: cannot write 'standard output': No space left on device [io-error]" \
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: cannot write standard output: No space left on device [io-error]" \
 	"10: --emit=nvtxt >/dev/full names standard output"
 "$NVTXTC" --emit=payload -o /dev/full good.nvtxt >out 2>err
 is "$?:$(head -n 1 err)" "2:nvtxtc: error: cannot write '/dev/full': No space left on device [io-error]" \
@@ -353,5 +353,53 @@ kill -INT "$h_pid" 2>/dev/null
 { wait "$h_pid"; } 2>/dev/null
 if cmp -s held2.nvtxt held.orig || cmp -s held2.nvtxt held.fmt; then r=0; else r=1; fi
 ok $r "18: SIGINT during fmt -i of a hard-linked file leaves it old or new, whole"
+
+# --- issue 20: '-o -' is standard output; an output that is the input is refused
+printf 'Marker, 1, Manual, 1, 2,,, "ok",\n' >manual.nvtxt
+for e in nvtxt chrome; do
+	"$NVTXTC" --emit=$e manual.nvtxt >want.$e 2>err
+	"$NVTXTC" --emit=$e -o - manual.nvtxt >out 2>err
+	st=$?
+	cmp -s out want.$e && [ ! -e ./- ]
+	is "$st:$?" "0:0" "20: --emit=$e -o - writes standard output (as gcc), no file named '-'"
+done
+"$NVTXTC" --emit=payload -o p.payload good.nvtxt 2>err
+"$NVTXTC" --emit=payload -o - good.nvtxt >p2.payload 2>err
+st=$?
+cmp -s p.payload p2.payload
+is "$st:$?" "0:0" "20: --emit=payload -o - > FILE writes the payload to the regular file of standard output"
+"$NVTXTC" --emit=payload -o - good.nvtxt 2>err | cat >out
+is "$(head -n 1 err):$(wc -c <out)" "nvtxtc: error: --emit=payload -o -: standard output is not a seekable file (a pipe or a terminal), and a payload's header is written last, at offset 0: give a file with -o FILE [usage]:0" \
+	"20: --emit=payload -o - to a pipe is refused with the reason"
+"$NVTXTC" --emit=payload -o - good.nvtxt >>p2.payload 2>err
+is "$?" 2 "20: --emit=payload -o - >> FILE (append mode) is refused too"
+printf '%s\n' "$good" >same.nvtxt
+cp same.nvtxt same.orig
+ln -s same.nvtxt same.link
+ln same.nvtxt same.hard
+for e in nvtxt payload chrome; do
+	for o in same.nvtxt same.link same.hard ./same.nvtxt; do
+		"$NVTXTC" --emit=$e -o $o same.nvtxt >out 2>err
+		st=$?
+		cmp -s same.nvtxt same.orig
+		is "$st:$?:$(head -n 1 err)" "2:0:nvtxtc: error: output is the input: -o '$o' is the same file as the input 'same.nvtxt'; nothing written [io-error]" \
+			"20: --emit=$e -o $o same.nvtxt is refused, the input intact"
+	done
+done
+"$NVTXTC" --emit=nvtxt -o same.nvtxt - <same.nvtxt >out 2>err
+is "$?:$(head -n 1 err)" "2:nvtxtc: error: output is the input: -o 'same.nvtxt' is the same file as the input 'standard input'; nothing written [io-error]" "20: -o naming the file on standard input is refused"
+cmp -s same.nvtxt same.orig
+ok $? "20: ... and the input is intact"
+for f in json sarif; do
+	"$NVTXTC" --diagnostics-format=$f --diagnostics-output=same.hard same.nvtxt >out 2>err
+	st=$?
+	cmp -s same.nvtxt same.orig
+	is "$st:$?" "2:0" "20: --diagnostics-output=$f naming an input (a hard link) is refused, the input intact"
+	grep -q "output is the input: --diagnostics-output 'same.hard' is the same file as the input 'same.nvtxt'" out
+	ok $? "20: ... and the document, on standard output, says why"
+done
+"$NVTXTC" lint --diagnostics-format=json --diagnostics-output=same.link bad.nvtxt same.nvtxt >out 2>err
+cmp -s same.nvtxt same.orig
+is "$?" 0 "20: an input that is not the first is compared too"
 
 done_testing

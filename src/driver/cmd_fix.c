@@ -115,6 +115,33 @@ static int temp_with(const struct buf *text)
 	return fd;
 }
 
+/*
+ * The fixes applied to one file, told only once the file is written (a
+ * failed write fixed nothing), in line order: the text of each pass is
+ * kept, as the fixes of a pass are located in the text it fixed.
+ */
+struct fixed {
+	struct fixit x;
+	int pass;
+};
+struct fix_log {
+	struct fixed *v;
+	size_t n, cap;
+	struct buf texts[FIX_PASSES]; /* the text before each pass that fixed something */
+	int npass;
+};
+
+static int by_line(const void *a, const void *b)
+{
+	const struct fixed *x = a, *y = b;
+
+	if (x->x.d.loc.line != y->x.d.loc.line)
+		return x->x.d.loc.line < y->x.d.loc.line ? -1 : 1;
+	if (x->x.d.loc.col != y->x.d.loc.col)
+		return x->x.d.loc.col < y->x.d.loc.col ? -1 : 1;
+	return x->pass - y->pass;
+}
+
 /* Tells what a fix changed: a line of text, or an entry of the document. */
 static void report_fix(struct run *run, const char *display, const struct fixit *x, const struct buf *text)
 {
@@ -137,12 +164,40 @@ static void report_fix(struct run *run, const char *display, const struct fixit 
 	}
 }
 
+/* Tells the fixes of the log (when `written`), in line order, and frees it. */
+static void end_log(struct run *run, const char *display, struct fix_log *log, bool written)
+{
+	if (written && log->n)
+		qsort(log->v, log->n, sizeof *log->v, by_line);
+	for (size_t i = 0; i < log->n; i++) {
+		if (written)
+			report_fix(run, display, &log->v[i].x, &log->texts[log->v[i].pass]);
+		free(log->v[i].x.text);
+	}
+	for (int i = 0; i < log->npass; i++)
+		buf_free(&log->texts[i]);
+	free(log->v);
+	if (!written && log->n)
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_IO_ERROR, NVTXT_SEV_NOTE, display,
+					    "nothing was fixed: the fixed text could not be written");
+	memset(log, 0, sizeof *log);
+}
+
+static void log_fix(struct fix_log *log, const struct fixit *x)
+{
+	void *p = log->v;
+
+	xgrow(&p, &log->cap, log->n + 1, sizeof *log->v);
+	log->v = p;
+	log->v[log->n++] = (struct fixed){ *x, log->npass };
+}
+
 /*
  * One pass: checks text and applies its fix-its (the first of overlapping
- * ones); returns how many it applied.  The text is compiled in memory, so
- * a pass has no I/O to fail.
+ * ones) into the log; returns how many it applied.  The text is compiled
+ * in memory, so a pass has no I/O to fail.
  */
-static int fix_pass(struct run *run, const char *display, struct buf *text)
+static int fix_pass(struct run *run, const char *display, struct buf *text, struct fix_log *log)
 {
 	struct nvtxt_diag_config cfg = run->opt->diag;
 	struct fixits found = { 0 };
@@ -162,20 +217,20 @@ static int fix_pass(struct run *run, const char *display, struct buf *text)
 		qsort(found.v, found.n, sizeof(*found.v), by_offset);
 	for (size_t i = 0; i < found.n; i++) {
 		struct fixit *x = &found.v[i];
-		if (x->offset < at || x->offset + x->len > text->len)
-			continue; /* overlaps one applied before (or the same fix-it twice) */
-		report_fix(run, display, x, text);
+		if (x->offset < at || x->offset + x->len > text->len) {
+			free(x->text); /* overlaps one applied before (or the same fix-it twice) */
+			continue;
+		}
 		buf_add(&out, text->ptr + at, x->offset - at);
 		buf_adds(&out, x->text);
 		at = x->offset + x->len;
+		log_fix(log, x); /* the log owns x->text */
 		applied++;
 	}
-	for (size_t i = 0; i < found.n; i++)
-		free(found.v[i].text);
 	free(found.v);
 	if (applied) {
 		buf_add(&out, text->ptr + at, text->len - at);
-		buf_free(text);
+		log->texts[log->npass++] = *text; /* kept for the report */
 		*text = out;
 	} else {
 		buf_free(&out);
@@ -183,12 +238,56 @@ static int fix_pass(struct run *run, const char *display, struct buf *text)
 	return applied;
 }
 
+/* FILE '-': the fixed text on standard output, then what is left; the exit status. */
+static int fix_stdin(struct run *run, const char *path, const char *display, struct buf *text,
+		     struct fix_log *log)
+{
+	int fd, status = 0;
+
+	if (text->len && (fwrite(text->ptr, 1, text->len, stdout) != text->len || fflush(stdout) != 0)) {
+		write_error_stdout(&run->sink, errno);
+		end_log(run, display, log, false);
+		return 2;
+	}
+	end_log(run, display, log, true);
+	fd = temp_with(text);
+	if (fd < 0) {
+		io_error(&run->sink, NULL, "cannot create a temporary file: %s", strerror(errno));
+		return 2;
+	}
+	status = compile_one(run->opt, &run->sink, &run->totals, path, fd, display, NULL, NULL, NULL);
+	close(fd);
+	return status;
+}
+
+/* Writes the fixed text over path (atomically); 0, or 2 (reported). */
+static int write_fixed(struct run *run, const char *path, const struct buf *text)
+{
+	struct nvtxt_output out;
+
+	if (output_open(&out, path) != 0) {
+		io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+		return 2;
+	}
+	if (fwrite(text->ptr, 1, text->len, out.file) != text->len) {
+		io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+		output_abort(&out);
+		return 2;
+	}
+	if (output_commit(&out) != 0) {
+		io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
 static int fix_one(struct run *run, const char *path)
 {
 	const struct options *opt = run->opt;
 	const char *display = input_display(opt, path);
 	struct buf text = { 0 };
-	bool is_stdin, changed = false;
+	struct fix_log log = { 0 };
+	bool is_stdin;
 	int fd, status = 0;
 
 	if (run->report)
@@ -208,56 +307,24 @@ static int fix_one(struct run *run, const char *path)
 		close(fd);
 	if (!text.ptr)
 		buf_reserve(&text, 1);
-	if (text.len >= 8 && nvtxt_payload_sniff((const unsigned char *)text.ptr, 8)) {
+	if (text.len >= 8 && nvtxt_payload_sniff((const unsigned char *)text.ptr, 8))
 		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, display,
-			      "a payload file: --fix leaves it as it is");
-	} else {
-		for (int pass = 0; pass < FIX_PASSES; pass++) {
-			if (fix_pass(run, display, &text) == 0)
-				break;
-			changed = true;
-		}
-	}
+					    "a payload file: --fix leaves it as it is");
+	else if (binary_offset((const unsigned char *)text.ptr, text.len < TEXT_PROBE ? text.len : TEXT_PROBE) >= 0)
+		; /* not a text file: left as it is, and the lint below says so */
+	else
+		for (int pass = 0; pass < FIX_PASSES && fix_pass(run, display, &text, &log) > 0; pass++)
+			;
 	if (is_stdin) {
-		/* the fixed text on standard output, then what is left */
-		if (text.len && fwrite(text.ptr, 1, text.len, stdout) != text.len) {
-			io_error(&run->sink, NULL, "writing standard output: %s", strerror(errno));
-			status = 2;
-		}
-		fd = temp_with(&text);
-		if (fd < 0) {
-			io_error(&run->sink, NULL, "cannot create a temporary file: %s", strerror(errno));
-			status = 2;
-		} else {
-			int st = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, NULL, NULL);
-			close(fd);
-			if (st > status)
-				status = st;
-		}
+		status = fix_stdin(run, path, display, &text, &log);
 		buf_free(&text);
 		return status;
 	}
-	if (changed) {
-		struct nvtxt_output out;
-		if (output_open(&out, path) != 0) {
-			io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
-			buf_free(&text);
-			return 2;
-		}
-		if (fwrite(text.ptr, 1, text.len, out.file) != text.len) {
-			io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
-			output_abort(&out);
-			buf_free(&text);
-			return 2;
-		}
-		if (output_commit(&out) != 0) {
-			io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
-			buf_free(&text);
-			return 2;
-		}
-	}
+	if (log.n)
+		status = write_fixed(run, path, &text);
+	end_log(run, display, &log, status == 0);
 	buf_free(&text);
-	return check_file(opt, &run->sink, &run->totals, path, NULL, NULL);
+	return status ? status : check_file(opt, &run->sink, &run->totals, path, NULL, NULL);
 }
 
 int run_fix(struct run *run, char **operands, int n)

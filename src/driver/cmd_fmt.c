@@ -117,7 +117,7 @@ static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *
 		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display, "not formatted: it has syntax errors");
 	} else if (status == 0 && fmt->hold && !fmt->overflow) {
 		if (fwrite(fmt->buf, 1, fmt->n, run->out) != fmt->n || fflush(run->out) != 0) {
-			io_error(&run->sink, NULL, "cannot write 'standard output': %s", strerror(errno));
+			write_error_stdout(&run->sink, errno);
 			status = 2;
 		}
 	} else if (status == 0 && lseek(fd, start, SEEK_SET) != start) {
@@ -127,7 +127,7 @@ static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *
 		*fmt = (struct nvtxt_fmt){ .out = run->out };
 		status = compile_one(opt, &quiet, &again, path, fd, display, NULL, fmt, NULL);
 		if (nvtxt_fmt_flush(fmt) != 0 || fflush(run->out) != 0) {
-			io_error(&run->sink, NULL, "cannot write 'standard output': %s", strerror(errno));
+			write_error_stdout(&run->sink, errno);
 			status = 2;
 		} else if (status != 0) {
 			io_error(&run->sink, NULL, "%s: the file changed or could not be read while it was formatted; the output is incomplete", path);

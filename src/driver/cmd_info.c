@@ -44,7 +44,7 @@ int run_info(struct run *run, char **files, int nfiles)
 		json_t *doc = json_object();
 		if (!doc || json_object_set_new(doc, "files", all) != 0 ||
 		    json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 || putchar('\n') == EOF) {
-			io_error(&run->sink, NULL, "writing standard output: %s", strerror(errno ? errno : EIO));
+			write_error_stdout(&run->sink, errno);
 			worst = 2;
 		}
 		json_decref(doc);

@@ -57,31 +57,31 @@ static void report_backend_error(struct run *run, const char *path, const struct
 	run->totals.errors++;
 }
 
-/* One file, its calls to the back end of --emit (if any), written to -o or standard output. */
+/* One file, its calls to the back end of --emit (if any), written to -o or standard output ('-o -'). */
 static int lint_one(struct run *run, const char *path)
 {
 	const struct options *opt = run->opt;
 	const struct emitter *em = opt->emit && opt->emit->start ? opt->emit : NULL;
+	const char *to = opt->output && strcmp(opt->output, "-") != 0 ? opt->output : NULL;
 	struct nvtxt_output out = { 0 };
 	struct nvtxt_backend be;
 	void *state = NULL;
-	struct output_ref ref;
+	struct output_ref ref = { run->out, NULL };
 	int status;
 
 	if (em) {
-		if (opt->output && output_open(&out, opt->output) != 0) {
-			io_error(&run->sink, NULL, "cannot write '%s': %s", opt->output, strerror(errno));
+		if (to && output_open(&out, to) != 0) {
+			io_error(&run->sink, NULL, "cannot write '%s': %s", to, strerror(errno));
 			return 2;
 		}
-		if (em->start(opt, opt->output ? out.file : run->out, &be, &state) != 0) {
-			io_error(&run->sink, NULL, "cannot write '%s': %s",
-				     opt->output ? opt->output : "standard output", strerror(errno));
+		if (to)
+			ref = (struct output_ref){ out.file, to };
+		if (em->start(opt, ref.out, &be, &state) != 0) {
+			output_error(&run->sink, &ref, errno);
 			output_abort(&out);
 			return 2;
 		}
 	}
-	ref.out = opt->output ? out.file : run->out;
-	ref.name = opt->output ? opt->output : "standard output";
 	status = check_file(opt, &run->sink, &run->totals, path, em ? &be : NULL, em ? &ref : NULL);
 	if (em && em->error) {
 		struct nvtxt_loc loc;
@@ -98,7 +98,7 @@ static int lint_one(struct run *run, const char *path)
 		if (status != 0) {
 			output_abort(&out);
 		} else if (output_commit(&out) != 0) {
-			io_error(&run->sink, NULL, "cannot write '%s': %s", opt->output, strerror(errno));
+			io_error(&run->sink, NULL, "cannot write '%s': %s", to, strerror(errno));
 			status = 2;
 		}
 	}

@@ -22,17 +22,18 @@ const char *diag_format_option(struct options *o, const char *arg, bool gcc)
 {
 	if (gcc) {
 		if (strncmp(arg, GCC_PREFIX, strlen(GCC_PREFIX)) != 0)
-			return "unknown option '-f': nvtxtc takes -fdiagnostics-format=text, json or sarif-stderr";
+			return "unknown option '-f': nvtxtc takes GCC's -fdiagnostics-format=text, json or sarif "
+			       "and -fdiagnostics-color=WHEN";
 		arg += strlen(GCC_PREFIX);
 		o->format_to_stderr = true;
 		if (strcmp(arg, "text") == 0)
 			o->format = DIAG_TEXT;
 		else if (strcmp(arg, "json") == 0 || strcmp(arg, "json-stderr") == 0)
 			o->format = DIAG_JSON;
-		else if (strcmp(arg, "sarif-stderr") == 0)
+		else if (strcmp(arg, "sarif") == 0 || strcmp(arg, "sarif-stderr") == 0)
 			o->format = DIAG_SARIF;
 		else
-			return "-fdiagnostics-format expects text, json, json-stderr or sarif-stderr "
+			return "-fdiagnostics-format expects text, json or sarif (or json-stderr, sarif-stderr) "
 			       "(nvtxtc writes no json-file or sarif-file: use --diagnostics-output=FILE)";
 		return NULL;
 	}
@@ -84,7 +85,8 @@ static bool stdout_is_free(const struct options *o)
 	if (o->format_to_stderr)
 		return false;
 	if (strcmp(o->cmd->name, "lint") == 0)
-		return o->fix ? true : !(o->emit && o->emit->start && !o->output);
+		return o->fix ? true
+			      : !(o->emit && o->emit->start && (!o->output || strcmp(o->output, "-") == 0));
 	if (strcmp(o->cmd->name, "fmt") == 0)
 		return o->in_place && !o->check && !o->list && !o->diff;
 	return strcmp(o->cmd->name, "replay") == 0;
@@ -131,7 +133,7 @@ int diag_output_finish(struct run *run, int argc, char **argv, int status)
 	to = stdout_is_free(o) ? stdout : stderr;
 	if (write_doc(run, &info, to) != 0) {
 		if (to == stdout)
-			fprintf(stderr, "nvtxtc: error: writing standard output: %s [io-error]\n",
+			fprintf(stderr, "nvtxtc: error: cannot write standard output: %s [io-error]\n",
 				strerror(errno ? errno : EIO));
 		status = 2;
 	}

@@ -6,8 +6,9 @@
  * Adding a subcommand is one row of `subcommands[]` in main.c plus its run
  * function (a cmd_*.c file); adding a back end is one row of `emitters[]`
  * in main.c plus the function that makes its struct nvtxt_backend.  The
- * options are parsed in main.c only; --help, nvtxtc(1) and the bash
- * completion (completion/nvtxtc.bash reads --help) follow the tables.
+ * options are a table of their own, parsed in options.c only; --help
+ * (and `nvtxtc help COMMAND`), nvtxtc(1) and the bash completion
+ * (completion/nvtxtc.bash reads `nvtxtc help COMMAND`) follow the tables.
  */
 #ifndef NVTXT_DRIVER_H
 #define NVTXT_DRIVER_H
@@ -30,6 +31,7 @@ enum diag_format { DIAG_TEXT, DIAG_JSON, DIAG_SARIF };
 /* The command line, after parsing (main.c). */
 struct options {
 	const struct subcommand *cmd;
+	bool cmd_given;             /* the command was named (not the default lint) */
 	const struct emitter *emit; /* --emit=NAME; NULL: none (lint only) */
 	bool check;                 /* fmt --check */
 	bool list;                  /* fmt -l */
@@ -108,21 +110,23 @@ void free_files(char **files, int n);
  * gets the operands (files) and returns the exit status (0, 1 or 2).
  */
 enum {
-	OPTC_GENERAL = 1 << 0, /* --help, --version, --color */
-	OPTC_DIAG = 1 << 1,    /* -W, -w, --max-errors, --stdin-name, -j */
+	OPTC_GENERAL = 1 << 0, /* --help, --version, --color, --diagnostics-format, ... */
+	OPTC_DIAG = 1 << 1,    /* --max-errors, --stdin-name, -j: any command that reads NVTXT */
 	OPTC_EMIT = 1 << 2,    /* --emit, -o */
-	OPTC_FMT = 1 << 3,     /* --check, -l, -d, -i */
+	OPTC_FMT = 1 << 3,     /* --check, -l, -d, -i, -w (gofmt's: -i) */
 	OPTC_LSP = 1 << 4,     /* --stdio */
 	OPTC_TIME = 1 << 5,    /* --time-conversion */
 	OPTC_INFO = 1 << 6,    /* info --format */
 	OPTC_FIX = 1 << 7,     /* --fix */
+	OPTC_WARN = 1 << 8,    /* -W..., -w: the commands that report warnings (not fmt) */
 };
 struct subcommand {
 	const char *name;
 	const char *synopsis; /* usage after "nvtxtc " */
 	const char *summary;  /* --help; lines after the first start with blanks */
 	unsigned options;
-	const char *(*validate)(const struct options *opt, int noperands);
+	bool reads_stdin;     /* no FILE and standard input not a terminal: FILE '-' */
+	const char *(*validate)(const struct options *opt, char **operands, int noperands);
 	int (*run)(struct run *run, char **operands, int noperands);
 };
 
@@ -145,6 +149,31 @@ struct emitter {
 	void (*stop)(void *state);
 	const char *(*error)(void *state, struct nvtxt_loc *loc);
 };
+
+/* main.c: the tables. */
+extern const struct subcommand subcommands[];
+extern const int n_subcommands;
+extern const struct emitter emitters[];
+extern const int n_emitters;
+
+/*
+ * options.c: the command line.  parse_options parses argv[0..argc) (getopt's
+ * optind: the first operand) for o->cmd: returns -1 when the run goes on,
+ * or the exit status (--help, --version, --list-checks, a usage error).
+ * print_help prints --help (cmd NULL: every command; else that command's
+ * usage and options only, which the bash completion reads).
+ * usage_error reports a usage error and a note pointing to --help; it
+ * returns 2.  unknown_command returns the message for an operand that is
+ * no file and is close to a command's name (git's "did you mean"), or NULL.
+ */
+int parse_options(struct options *o, int argc, char **argv, const struct nvtxt_diag_sink *sink);
+void print_help(FILE *out, const struct subcommand *cmd);
+int usage_error(const struct nvtxt_diag_sink *sink, const char *fmt, ...) NVTXT_PRINTF(2, 3);
+const char *unknown_command(const char *word);
+/* Flushes standard output; a failed write is an I/O error (exit 2), worded as write_error_stdout. */
+int finish_stdout(const struct nvtxt_diag_sink *sink, int status);
+/* The one wording of a failed write to standard output: "cannot write standard output: REASON". */
+void write_error_stdout(const struct nvtxt_diag_sink *sink, int err);
 
 /* diag_output.c: --diagnostics-format and --diagnostics-output. */
 
@@ -214,8 +243,10 @@ int open_input(const char *path, bool *is_stdin, const struct nvtxt_diag_sink *s
  */
 struct output_ref {
 	FILE *out;
-	const char *name;
+	const char *name; /* NULL: standard output */
 };
+/* Reports a failed write to out (errno err): its file, or standard output in write_error_stdout's words. */
+void output_error(const struct nvtxt_diag_sink *sink, const struct output_ref *out, int err);
 int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
 	       struct totals *totals, const char *path, const struct nvtxt_backend *be,
 	       const struct output_ref *out);
@@ -224,6 +255,17 @@ struct nvtxt_fmt;
 int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		struct totals *totals, const char *path, int fd, const char *display,
 		const struct nvtxt_backend *be, struct nvtxt_fmt *fmt, const struct output_ref *out);
+
+/*
+ * A file that is not text: the first TEXT_PROBE bytes hold a NUL byte and
+ * another control character (nvtxtc(1)).  binary_offset returns the
+ * offset of the first NUL of such bytes, or -1; not_text reports it as an
+ * error of check encoding (counted in totals) and returns true.
+ */
+enum { TEXT_PROBE = 8192 };
+long long binary_offset(const unsigned char *p, size_t n);
+bool not_text(const struct nvtxt_diag_sink *sink, struct totals *totals, const char *display,
+	      const unsigned char *p, size_t n);
 
 /* A payload file being read as a stream (nvtxt_payload_reader_new). */
 struct payload_file {

@@ -125,9 +125,58 @@ static void account(const struct options *opt, const struct nvtxt_diag_sink *sin
 	if (res->io_errno == EDOM || res->io_errno == ERANGE)
 		;
 	else if (res->io_errno && out && out->out && ferror(out->out))
-		io_error(sink, NULL, "cannot write '%s': %s", out->name, strerror(res->io_errno));
+		output_error(sink, out, res->io_errno);
 	else if (res->io_errno)
 		io_error(sink, NULL, "cannot read '%s': %s", path, strerror(res->io_errno));
+}
+
+void output_error(const struct nvtxt_diag_sink *sink, const struct output_ref *out, int err)
+{
+	if (out->name)
+		io_error(sink, NULL, "cannot write '%s': %s", out->name, strerror(err ? err : EIO));
+	else
+		write_error_stdout(sink, err);
+}
+
+/*
+ * The rule for a file that is not text (nvtxtc(1), DESCRIPTION; nvtxt(5),
+ * Encoding and line ends): its first 8 KiB hold a NUL byte and another
+ * control character (not tab, LF or CR), as an executable, an image or a
+ * compressed file do (git and grep call a file with a NUL byte there
+ * binary; a text file with a stray NUL keeps its located errors).  A file
+ * that starts like UTF-16 is left to the compile's own error.  Returns
+ * the offset of the first NUL, or -1 for text.
+ */
+long long binary_offset(const unsigned char *p, size_t n)
+{
+	const unsigned char *nul = memchr(p, 0, n);
+
+	if (!nul)
+		return -1;
+	if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
+		return -1;
+	if (n >= 4 && ((p[0] == 0 && p[1] && p[2] == 0 && p[3]) || (p[0] && p[1] == 0 && p[2] && p[3] == 0)))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if ((p[i] < 0x20 && p[i] && p[i] != '\t' && p[i] != '\n' && p[i] != '\r') || p[i] == 0x7f)
+			return (long long)(nul - p);
+	return -1;
+}
+
+bool not_text(const struct nvtxt_diag_sink *sink, struct totals *totals, const char *display,
+	      const unsigned char *p, size_t n)
+{
+	long long at = binary_offset(p, n);
+
+	if (at < 0)
+		return false;
+	nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_ENCODING, NVTXT_SEV_ERROR, display,
+				    "not a text file: NUL byte at offset %lld (with other control "
+				    "characters in its first 8 KiB); not checked further", at);
+	totals->errors++;
+	if (is_report_sink(sink))
+		nvtxt_report_file(sink->user, display)->errors++;
+	return true;
 }
 
 int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
@@ -147,6 +196,13 @@ int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 	struct stat st;
 	int status;
 
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		unsigned char probe[TEXT_PROBE];
+		off_t pos = lseek(fd, 0, SEEK_CUR);
+		ssize_t n = pos >= 0 ? pread(fd, probe, sizeof probe, pos) : -1;
+		if (n > 0 && not_text(sink, totals, display, probe, (size_t)n))
+			return 1;
+	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && sink->report) {
 		watch.size = st.st_size;
 		co.sink = (struct nvtxt_diag_sink){ &watch, shrink_report };
@@ -301,7 +357,7 @@ static ssize_t read_full(int fd, unsigned char *p, size_t n)
  */
 struct relay {
 	int from, to;
-	unsigned char prefix[8];
+	unsigned char prefix[TEXT_PROBE];
 	size_t n;
 	pthread_t tid;
 };
@@ -419,9 +475,18 @@ int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		status = decompile_one(opt, sink, totals, fd, magic, sizeof magic, display, be, out);
 	} else {
 		struct relay r = { .from = fd, .n = (size_t)n };
+		ssize_t more = 0;
 		int p[2];
 		memcpy(r.prefix, magic, (size_t)n);
-		if (pipe(p) != 0) {
+		/* the first 8 KiB, to tell a file that is not text (binary_offset) */
+		if (n == (ssize_t)sizeof magic && (more = read_full(fd, r.prefix + n, sizeof r.prefix - (size_t)n)) > 0)
+			r.n += (size_t)more;
+		if (more < 0) {
+			io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
+			status = 2;
+		} else if (not_text(sink, totals, display, r.prefix, r.n)) {
+			status = 1;
+		} else if (pipe(p) != 0) {
 			io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
 			status = 2;
 		} else {
