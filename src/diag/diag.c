@@ -185,23 +185,67 @@ static void put_sgr(struct nvtxt_text_printer *p, const char *sgr)
 		fputs(sgr, p->out);
 }
 
-/* A byte shown in an excerpt: tabs kept, control bytes and invalid bytes as '?'. */
-static void put_excerpt_byte(FILE *out, unsigned char c)
+enum { TAB_STOP = 8 };
+
+/* The code point of the well-formed UTF-8 sequence p[0..n) (utf8_seq). */
+static uint32_t utf8_decode(const unsigned char *p, size_t n)
 {
-	if (c == '\t' || (c >= 0x20 && c != 0x7f))
-		putc(c, out);
-	else
-		putc('?', out);
+	uint32_t cp = n == 2 ? p[0] & 0x1f : n == 3 ? p[0] & 0x0f : p[0] & 0x07;
+
+	for (size_t k = 1; k < n; k++)
+		cp = cp << 6 | (p[k] & 0x3f);
+	return cp;
 }
 
-/* Blanks as wide as text[from..to) as printed: a tab stays a tab, a character is one column. */
-static void pad_to(FILE *out, const char *text, size_t len, size_t from, size_t to)
+/*
+ * One character of an excerpt (text[i..], shown up to `to`) as printed at
+ * display column col: its bytes in *n and its columns, the return value.
+ * A tab runs to the next multiple of TAB_STOP (and is printed as blanks),
+ * a character counts display_width() columns, a byte that cannot be shown
+ * (a control character, invalid UTF-8, a character cut by `to`) is one
+ * '?'.  GCC's -fdiagnostics-column-unit=display, -ftabstop=8.
+ */
+static unsigned excerpt_char(const char *text, size_t len, size_t i, size_t to, unsigned col, size_t *n)
 {
-	for (size_t i = from; i < to;) {
-		size_t n = utf8_seq((const unsigned char *)text + i, len - i);
-		putc(text[i] == '\t' ? '\t' : ' ', out);
-		i += n > 1 ? n : 1;
+	const unsigned char *p = (const unsigned char *)text + i;
+	size_t k = utf8_seq(p, len - i);
+
+	*n = 1;
+	if (p[0] == '\t')
+		return TAB_STOP - col % TAB_STOP;
+	if (k > 1 && i + k <= to) {
+		*n = k;
+		return display_width(utf8_decode(p, k));
 	}
+	return 1;
+}
+
+/* Prints text[from..to) as the excerpt shows it: tabs as blanks, unshowable bytes as '?'. */
+static void put_excerpt(FILE *out, const char *text, size_t len, size_t from, size_t to)
+{
+	unsigned col = 0;
+
+	for (size_t i = from, n; i < to; i += n) {
+		unsigned w = excerpt_char(text, len, i, to, col, &n);
+		unsigned char c = (unsigned char)text[i];
+		if (c == '\t')
+			fprintf(out, "%*s", (int)w, "");
+		else if (n > 1)
+			fwrite(text + i, 1, n, out);
+		else
+			putc(c >= 0x20 && c < 0x7f ? c : '?', out);
+		col += w;
+	}
+}
+
+/* The display column (from 0 at `from`) where text[at] is shown. */
+static unsigned display_col(const char *text, size_t len, size_t from, size_t to, size_t at)
+{
+	unsigned col = 0;
+
+	for (size_t i = from, n; i < at && i < to; i += n)
+		col += excerpt_char(text, len, i, to, col, &n);
+	return col;
 }
 
 static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_source *src,
@@ -213,6 +257,7 @@ static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_sourc
 	bool before, after;
 	char num[16];
 	int width;
+	unsigned col, end;
 
 	if (!src || !loc->line)
 		return;
@@ -241,39 +286,24 @@ static void print_excerpt(struct nvtxt_text_printer *p, const struct nvtxt_sourc
 	fprintf(p->out, " %*s | ", width, num);
 	if (before)
 		fputs("...", p->out);
-	for (size_t i = from; i < to;) {
-		size_t n = utf8_seq((const unsigned char *)text + i, len - i);
-		if (n > 1 && i + n <= to) {
-			fwrite(text + i, 1, n, p->out);
-			i += n;
-		} else {
-			put_excerpt_byte(p->out, n == 1 ? (unsigned char)text[i] : '?');
-			i++;
-		}
-	}
+	put_excerpt(p->out, text, len, from, to);
 	if (after)
 		fputs("...", p->out);
 	fputc('\n', p->out);
 
-	fprintf(p->out, " %*s | ", width, "");
-	if (before)
-		fputs("   ", p->out);
-	pad_to(p->out, text, len, from, caret);
+	/* the caret and the underline by display columns: '^' over the first column, '~' over the others */
+	col = display_col(text, len, from, to, caret);
+	end = display_col(text, len, from, to, caret + span);
+	fprintf(p->out, " %*s | %s%*s", width, "", before ? "   " : "", (int)col, "");
 	put_sgr(p, SGR_GREEN);
 	putc('^', p->out);
-	for (size_t i = caret + 1; i < caret + span;) {
-		size_t n = utf8_seq((const unsigned char *)text + i, len - i);
+	for (unsigned k = col + 1; k < end; k++)
 		putc('~', p->out);
-		i += n > 1 ? n : 1;
-	}
 	put_sgr(p, SGR_RESET);
 	fputc('\n', p->out);
 
 	if (fixit) {
-		fprintf(p->out, " %*s | ", width, "");
-		if (before)
-			fputs("   ", p->out);
-		pad_to(p->out, text, len, from, caret);
+		fprintf(p->out, " %*s | %s%*s", width, "", before ? "   " : "", (int)col, "");
 		put_sgr(p, SGR_GREEN);
 		fputs(fixit, p->out);
 		put_sgr(p, SGR_RESET);

@@ -81,6 +81,13 @@ void diag_finish(struct nvtxt_diags *e);
 /* True (and the suppression marked used) when a suppression covers d: diag_end's filter. */
 bool diag_suppressed(struct nvtxt_diags *e, const struct nvtxt_diag *d);
 
+/*
+ * Terminal columns of code point cp in an excerpt (display_width.c): 2
+ * for East Asian Wide and Fullwidth characters, 0 for combining marks
+ * and format characters, else 1 (tabs are the printer's business).
+ */
+unsigned display_width(uint32_t cp);
+
 /* True when a diagnostic of severity `sev` would be shown (not over the cap). */
 bool diag_would_show(const struct nvtxt_diags *e, enum nvtxt_severity sev);
 

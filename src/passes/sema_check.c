@@ -48,30 +48,26 @@ static void describe_value(struct buf *b, const struct nvtxt_value *v)
 }
 
 /*
- * Reports that argument `arg` has a bad value: "expected EXPECTED for Arg,
- * found VALUE[; HINT]".  A literal is reported where it is; an expanded
- * value at the $Name with a note at the assignment; a static value at the
- * assignment (once per assignment) with a note at the call.
+ * Reports message `msg` about the value of argument `arg`: a literal where
+ * it is; an expanded value at the $Name with a note at the assignment; a
+ * static value at the assignment (once per assignment) with a note at the
+ * call.  The fix-it goes where the literal is written (not at a $Name).
  */
-static void bad_value(struct call *c, enum nvtxt_check_id check, enum nvtxt_arg arg, const char *expected,
-		      const char *hint, const char *fixit)
+static void value_diag(struct call *c, enum nvtxt_check_id check, enum nvtxt_arg arg, const char *msg,
+		       const char *fixit)
 {
 	struct arg_value *av = &c->a[arg];
 	const struct nvtxt_binding *b = av->v.origin;
 	const char *argname = nvtxt_arg_name(arg);
-	struct buf found = { 0 };
 	struct nvtxt_diag *d;
 
-	c->bad = true;
 	if (av->is_static) {
 		struct nvtxt_binding *mb = (struct nvtxt_binding *)b;
 		if (mb->reported & NVTXT_BIT(arg))
 			return;
 		mb->reported |= NVTXT_BIT(arg);
 	}
-	describe_value(&found, &av->v);
-	d = diag_begin(c->s->diags, check, &av->v.loc, "expected %s for %s, found %s%s%s", expected,
-		       argname, found.ptr, hint ? "; " : "", hint ? hint : "");
+	d = diag_begin(c->s->diags, check, &av->v.loc, "%s", msg);
 	if (fixit && (!b || (av->is_static && !b->expanded)))
 		diag_fixit(d, fixit);
 	if (av->is_static)
@@ -80,7 +76,21 @@ static void bad_value(struct call *c, enum nvtxt_check_id check, enum nvtxt_arg 
 	else if (b)
 		diag_note(d, &b->value.loc, "'%s' was assigned this value here", b->name);
 	diag_end(c->s->diags, d);
+}
+
+/* Reports that argument `arg` has a bad value: "expected EXPECTED for Arg, found VALUE[; HINT]". */
+static void bad_value(struct call *c, enum nvtxt_check_id check, enum nvtxt_arg arg, const char *expected,
+		      const char *hint, const char *fixit)
+{
+	struct buf found = { 0 }, msg = { 0 };
+
+	c->bad = true;
+	describe_value(&found, &c->a[arg].v);
+	buf_printf(&msg, "expected %s for %s, found %s%s%s", expected, nvtxt_arg_name(arg), found.ptr,
+		   hint ? "; " : "", hint ? hint : "");
+	value_diag(c, check, arg, msg.ptr, fixit);
 	buf_free(&found);
+	buf_free(&msg);
 }
 
 static bool contains(const char *p, size_t len, const char *what)
@@ -152,6 +162,57 @@ static void report_not_integer(struct call *c, enum nvtxt_arg arg, const char *e
 	bad_value(c, NVTXT_CHECK_TYPE_MISMATCH, arg, expected, hint, fixit);
 }
 
+/*
+ * The opaque spelling of a color written as 6 hex digits of RGB (after
+ * `skip` bytes of prefix: "0x" or "#"), or of 3 (CSS's #RGB, each digit
+ * doubled; only when `short_ok`), into out: 0xFFRRGGBB, in the case of the
+ * digits written.  False when the text is not that.
+ */
+static bool opaque_spelling(const struct nvtxt_str *t, size_t skip, bool short_ok, char *out, size_t size)
+{
+	size_t n = t->len - skip;
+	bool lower = false;
+	char rgb[7];
+
+	if (t->len < skip || (n != 6 && !(short_ok && n == 3)))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)t->ptr[skip + i];
+		if (!is_hex(ch))
+			return false;
+		lower |= ch >= 'a';
+	}
+	for (size_t i = 0; i < 6; i++)
+		rgb[i] = t->ptr[skip + (n == 6 ? i : i / 2)];
+	rgb[6] = '\0';
+	snprintf(out, size, "0x%s%s", lower ? "ff" : "FF", rgb);
+	return true;
+}
+
+/*
+ * Warns about a Color written 0xRRGGBB (conv_color's CONV_NO_ALPHA): its
+ * alpha byte is 0.  The fix-it makes it opaque; 0x00RRGGBB keeps it
+ * transparent on purpose and is not warned about.
+ */
+static void warn_no_alpha(struct call *c)
+{
+	const struct nvtxt_value *v = &c->a[NVTXT_ARG_COLOR].v;
+	char opaque[16], zero[16], msg[256];
+	unsigned long rgb = (unsigned long)v->integer;
+	bool lower = false;
+
+	for (size_t i = 2; i < v->text.len; i++)
+		lower |= (unsigned char)v->text.ptr[i] >= 'a';
+	/* in the spelling of the value: its '0x' or '0X', its case of digits */
+	snprintf(opaque, sizeof(opaque), lower ? "0%c%.2s%06lx" : "0%c%.2s%06lX", v->text.ptr[1], lower ? "ff" : "FF", rgb);
+	snprintf(zero, sizeof(zero), lower ? "0%c00%06lx" : "0%c00%06lX", v->text.ptr[1], rgb);
+	snprintf(msg, sizeof(msg),
+		 "Color %.*s is fully transparent: a hexadecimal Color is 0xAARRGGBB, and with at most 6 digits "
+		 "its alpha byte is 0; write %s for an opaque color (or %s to keep it transparent)",
+		 (int)v->text.len, v->text.ptr, opaque, zero);
+	value_diag(c, NVTXT_CHECK_COLOR_ALPHA, NVTXT_ARG_COLOR, msg, opaque);
+}
+
 static void report_color(struct call *c, enum conv r)
 {
 	const struct nvtxt_value *v = &c->a[NVTXT_ARG_COLOR].v;
@@ -191,11 +252,19 @@ static void report_color(struct call *c, enum conv r)
 		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, NULL);
 		return;
 	}
-	case CONV_HEX_COUNT:
+	case CONV_HEX_COUNT: {
+		char opaque[16];
+		if (opaque_spelling(&v->text, 2, false, opaque, sizeof(opaque))) {
+			snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), "
+				 "not 6: did you mean %s (opaque)?", opaque);
+			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, opaque);
+			return;
+		}
 		snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), not %zu",
 			 v->text.len - 2);
 		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, NULL);
 		return;
+	}
 	case CONV_UNKNOWN_NAME: {
 		const char *cands[160];
 		size_t n = 0;
@@ -204,6 +273,19 @@ static void report_color(struct call *c, enum conv r)
 		while (n < 160 && (cands[n] = nvtxt_color_name(n)))
 			n++;
 		near = suggest_unique(v->text.ptr, v->text.len, cands, n, &unique);
+		if (v->text.len && v->text.ptr[0] == '#') {
+			/* CSS's #RRGGBB or #RGB: the same color, opaque, in NVTXT's spelling */
+			char opaque[16];
+			if (opaque_spelling(&v->text, 1, true, opaque, sizeof(opaque))) {
+				snprintf(hint, sizeof(hint), "a hexadecimal color is written 0xAARRGGBB, not #RRGGBB: "
+					 "did you mean %s (opaque)?", opaque);
+				bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, opaque);
+			} else {
+				bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected,
+					  "a hexadecimal color is written 0xAARRGGBB (alpha first), not with '#'", NULL);
+			}
+			return;
+		}
 		if (near) {
 			snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
 			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, unique ? near : NULL);
@@ -437,7 +519,9 @@ static void convert_values(struct call *c, struct nvtxt_event *ev)
 		r = conv_arg(arg, &c->a[arg].v, relative, ev);
 		if (arg == NVTXT_ARG_TIMEBASE)
 			relative = r == CONV_OK && ev->timebase == NVTXT_TB_RELATIVE;
-		if (r > CONV_SILENT)
+		if (r == CONV_NO_ALPHA)
+			warn_no_alpha(c); /* a warning: the value is stored, the call stands */
+		else if (r > CONV_SILENT)
 			report_conv(c, arg, r, relative);
 	}
 }

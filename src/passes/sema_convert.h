@@ -26,7 +26,13 @@ enum conv {
 	CONV_NOT_STRING,    /* not a String where a String is wanted */
 	CONV_HEX_NOT_DIGIT, /* a Color "0x..." with a character that is not a hex digit */
 	CONV_HEX_COUNT,     /* a Color "0x" and hex digits, but not exactly 8 of them */
-	CONV_UNKNOWN_NAME   /* a String that names no color or time base */
+	CONV_UNKNOWN_NAME,  /* a String that names no color or time base */
+	/*
+	 * A Color Integer written in hexadecimal with at most 6 digits: its
+	 * alpha byte is 0, fully transparent.  Stored like CONV_OK; the full
+	 * path warns (color-alpha) and keeps the call.
+	 */
+	CONV_NO_ALPHA
 };
 
 /* An Integer in min..max (inclusive) into *out. */
@@ -68,7 +74,9 @@ static bool is_hex(int ch)
 /*
  * A Color into *out, as ARGB: an Integer in 0..UINT32_MAX, or (any other
  * value, by its text) "0x" or "0X" and exactly 8 hex digits, or a color
- * name (nvtxt_color_lookup, any case).
+ * name (nvtxt_color_lookup, any case).  An Integer whose text is 0x and 1
+ * to 6 hex digits is stored and gives CONV_NO_ALPHA (nvtxt(5), COLORS:
+ * 0xRRGGBB is transparent; eight digits spell the alpha on purpose).
  */
 static enum conv conv_color(const struct nvtxt_value *v, uint32_t *out)
 {
@@ -79,6 +87,8 @@ static enum conv conv_color(const struct nvtxt_value *v, uint32_t *out)
 		if (v->integer < 0 || v->integer > (int64_t)UINT32_MAX)
 			return CONV_RANGE;
 		*out = (uint32_t)v->integer;
+		if (len > 2 && len <= 8 && p[0] == '0' && (p[1] | 0x20) == 'x')
+			return CONV_NO_ALPHA;
 		return CONV_OK;
 	}
 	if (len >= 2 && p[0] == '0' && (p[1] | 0x20) == 'x') {

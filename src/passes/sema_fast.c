@@ -291,7 +291,8 @@ static bool plan_call_compact(struct sema *s, const struct line_rec *rec, const 
 				.kind = (enum nvtxt_value_kind)f->kind,
 				.quote = (char)f->quote,
 				.integer = f->integer,
-				.text = f->kind == NVTXT_V_STRING ? fast_text(f, line) : (struct nvtxt_str){ NULL, 0 },
+				/* an Integer's text too: conv_color tells 0xRRGGBB from 0x00RRGGBB by it */
+				.text = fast_text(f, line),
 			};
 			if (conv_arg(arg, &made, relative, ev) != CONV_OK)
 				return false;

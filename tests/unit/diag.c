@@ -307,6 +307,7 @@ static const char *const src_lines[] = {
 	/* 7 */ NULL,
 	/* 8 */ "abc",
 	/* 9 */ "RangePush, 100, Qpc, 1, 2, 3, Blux, \"m\", 4",
+	/* 10 */ "\xe6\xbc\xa2\xe5\xad\x97\t, X", /* two wide characters, a tab */
 };
 
 static char *print_one(const struct nvtxt_diag *d, const struct nvtxt_source *src, bool color)
@@ -387,7 +388,7 @@ static void test_printer(void)
 		   "printer: a promoted warning is an error [-Werror=name]");
 	free(out);
 
-	/* tabs are kept in the caret line; a token of length 0 is a lone caret */
+	/* display columns: tabs become blanks to the next multiple of 8; a token of length 0 is a lone caret */
 	memset(&d, 0, sizeof(d));
 	d.severity = NVTXT_SEV_ERROR;
 	d.check = NVTXT_CHECK_INVALID_COLOR;
@@ -395,13 +396,25 @@ static void test_printer(void)
 	d.loc = at(2, 10, 1);
 	d.message = "m";
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:2:10: error: m [invalid-color]\n    2 | \tMarker,\t7\n      | \t       \t^\n",
-		   "printer: tabs before the caret are kept");
+	tap_is_str(out, "t:2:10: error: m [invalid-color]\n    2 |         Marker, 7\n      |                 ^\n",
+		   "printer: tabs are blanks to the next multiple of 8, in both lines");
 	free(out);
 	d.loc = at(2, 2, 0);
 	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:2:2: error: m [invalid-color]\n    2 | \tMarker,\t7\n      | \t^\n",
+	tap_is_str(out, "t:2:2: error: m [invalid-color]\n    2 |         Marker, 7\n      |         ^\n",
 		   "printer: zero length is one caret");
+	free(out);
+	d.loc = at(10, 10, 1);
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:10:10: error: m [invalid-color]\n   10 | \xe6\xbc\xa2\xe5\xad\x97    , X\n"
+		   "      |           ^\n",
+		   "printer: a wide character is two columns, and the tab after it runs to column 8");
+	free(out);
+	d.loc = at(10, 1, 6);
+	out = print_one(&d, &src, false);
+	tap_is_str(out, "t:10:1: error: m [invalid-color]\n   10 | \xe6\xbc\xa2\xe5\xad\x97    , X\n"
+		   "      | ^~~~\n",
+		   "printer: two wide characters are underlined over four columns");
 	free(out);
 
 	/* UTF-8: columns are bytes, the caret line has one blank per character */

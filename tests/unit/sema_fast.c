@@ -274,7 +274,7 @@ struct scenario {
 	const char *text;
 	unsigned long events;       /* "event" lines of the log */
 	unsigned long diags;        /* "diag" lines */
-	const char *must_have[4];   /* texts the full path's log must contain */
+	const char *must_have[8];   /* texts the full path's log must contain */
 };
 
 static const struct scenario scenarios[] = {
@@ -378,9 +378,10 @@ static const struct scenario scenarios[] = {
 	  "Marker, 17, Qpc, 1, 1\n"
 	  "Color = \"0x12345678\"\n"
 	  "Marker, 18, Qpc, 1, 1\n",
-	  9, 8,
+	  9, 9,
 	  { "color=0xff0000ff", "color=0xffff0000",
-	    "found string \"Bleu\"; did you mean 'Blue'?] fixit=[Blue]", "color=0x12345678" } },
+	    "found string \"Bleu\"; did you mean 'Blue'?] fixit=[Blue]", "color=0x12345678",
+	    "msg=[Color 0x1234 is fully transparent", "fixit=[0xFF001234]", "time=17 start=0 end=0 tb=0 pid=1 tid=1 cat=0 parent=0 color=0x1234 " } },
 	{ "absent optional values, listed and static",
 	  "Marker, 1, Qpc, 1, 1,,,,\n"
 	  "Marker, 2, Qpc, 1, 1, 5,,,\n"
@@ -590,7 +591,7 @@ static void test_scenarios(void)
 			    "%s: %lu events and %lu diagnostics", sc->name, sc->events, sc->diags))
 			printf("#   got %lu events and %lu diagnostics; the log:\n%s", events, diags,
 			       f.side[MODE_OFF].log.ptr ? f.side[MODE_OFF].log.ptr : "");
-		for (size_t j = 0; j < 4 && sc->must_have[j]; j++) {
+		for (size_t j = 0; j < sizeof sc->must_have / sizeof *sc->must_have && sc->must_have[j]; j++) {
 			if (!tap_ok(log_has(&f, sc->must_have[j]), "%s: the log has %s", sc->name, sc->must_have[j]))
 				printf("# the log:\n%s", f.side[MODE_OFF].log.ptr ? f.side[MODE_OFF].log.ptr : "");
 		}
