@@ -128,7 +128,7 @@ is "$?:$(grep -c ': fixed: ' "$T/err"):$(grep -c 'nothing was fixed' "$T/err")" 
 # The traps of the first hour (issue 20): each fix-it, applied by --fix, leaves a file that lints clean.
 # trap NAME TEXT: TEXT (printf format) after a preamble of statics and definitions
 trap_fix() {
-	printf 'TimeBase = Qpc\nProcessId = 1\nThreadId = 2\n@Marker, Time, Color, Message\n@RangePush, Time, ThreadId, Message\n'"$2" >trap.nvtxt
+	printf 'TimeBase = Qpc\nProcessId = 1\nThreadId = 2\n@Marker, Time, Color, Message\n@RangePush, Time, ThreadId, Message\n@RangePop, Time\n'"$2" >trap.nvtxt
 	"$NVTXTC" lint trap.nvtxt >/dev/null 2>before
 	b=$?
 	"$NVTXTC" lint --fix trap.nvtxt >/dev/null 2>fixed
@@ -144,4 +144,5 @@ trap_fix "six-digit hex color" 'Marker, 1002, 0xFF0000, "z"\nRangePush, 1, 2, "a
 trap_fix "quoted six-digit hex color" 'Marker, 1002, "0xff0000", "z"\n'
 trap_fix "CSS #RRGGBB color" 'Marker, 1002, "#FF0000", "z"\n'
 trap_fix "CSS #RGB color" 'Color = #F00\n@Marker, Time, Message\nMarker, 1002, "z"\n'
+trap_fix "abbreviated argument name" '@Marker, Time, Msg\nMarker, 1, "a"\n'
 done_testing

@@ -350,6 +350,40 @@ unsigned edit_distance2(const char *a, size_t alen, const char *b, size_t blen)
 	return prev[blen];
 }
 
+/* True when word[0..len) is an abbreviation of c: its first letter, then the rest in order (any case). */
+static bool abbreviates(const char *word, size_t len, const char *c)
+{
+	size_t clen = strlen(c), j = 1;
+
+	if (len < 2 || len >= clen || lower(word[0]) != lower(c[0]))
+		return false;
+	for (size_t i = 1; i < len; i++, j++) {
+		while (j < clen && lower(c[j]) != lower(word[i]))
+			j++;
+		if (j == clen)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The one candidate that word abbreviates ("Msg" for Message, "Tid" for
+ * ThreadId), or NULL when none or several do.
+ */
+static const char *abbreviation_of(const char *word, size_t len, const char *const *candidates, size_t count)
+{
+	const char *found = NULL;
+
+	for (size_t i = 0; i < count; i++) {
+		if (!abbreviates(word, len, candidates[i]))
+			continue;
+		if (found && strcmp(found, candidates[i]) != 0)
+			return NULL;
+		found = candidates[i];
+	}
+	return found;
+}
+
 const char *suggest_unique(const char *word, size_t len, const char *const *candidates, size_t count,
 			   bool *unique)
 {
@@ -369,6 +403,8 @@ const char *suggest_unique(const char *word, size_t len, const char *const *cand
 			tie = true;
 		}
 	}
+	if (!best && (best = abbreviation_of(word, len, candidates, count)) != NULL)
+		tie = false;
 	if (unique)
 		*unique = best && !tie;
 	return best;

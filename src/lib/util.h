@@ -138,7 +138,9 @@ unsigned edit_distance2(const char *a, size_t alen, const char *b, size_t blen);
 
 /*
  * The best "did you mean" among `count` candidates: the candidate closest to
- * (word, len) within a distance of max(1, len/3), or NULL.
+ * (word, len) within a distance of max(1, len/3); else the one candidate
+ * that word abbreviates (its first letter, then its other letters in order,
+ * any case: "Msg" for Message), when exactly one does; else NULL.
  */
 const char *suggest(const char *word, size_t len, const char *const *candidates, size_t count);
 /*
