@@ -195,6 +195,95 @@ static void describe_token(struct nvtxt_frontend *fe, yysymbol_kind_t token, str
 	}
 }
 
+static bool has_dollar(const struct nvtxt_value *v)
+{
+	return v && (v->quote == '$' || memchr(v->text.ptr, '$', v->text.len));
+}
+
+/*
+ * A string the user meant to hold double quotes, written with backslash
+ * escapes ("say \"hi\"", which NVTXT reads as "say \" and more): writes its
+ * meant text in single quotes into out ('say "hi"') and returns 1, from the line's text
+ * after the opening quote at *at up to the first double quote with no
+ * backslash before it, each \" taken as ".  Returns 0 when the whole
+ * line is not at hand (a pipe keeps only what was scanned) or no such
+ * quote ends it, -1 when the text also holds a single quote (no string
+ * can hold both kinds).
+ */
+static int unescaped_suggestion(struct nvtxt_frontend *fe, const struct nvtxt_loc *at, struct buf *out)
+{
+	size_t len, end;
+	uint32_t first_col = 1;
+	const char *line;
+
+	if (fe->keep_line_text || !fe->source.line)
+		return 0;
+	line = fe->source.line(fe->source.user, at, &len, &first_col);
+	if (!line || first_col != 1 || at->col < 1 || at->col > len)
+		return 0;
+	for (end = at->col; end < len && (line[end] != '"' || line[end - 1] == '\\'); end++)
+		;
+	if (end >= len)
+		return 0;
+	if (memchr(line + at->col, '\'', end - at->col))
+		return -1;
+	buf_addc(out, '\'');
+	for (size_t i = at->col; i < end; i++)
+		if (!(line[i] == '\\' && line[i + 1] == '"'))
+			buf_addc(out, line[i]);
+	buf_addc(out, '\'');
+	return 1;
+}
+
+/*
+ * Explains a value that follows another with no ',' between them (`prev`
+ * the first, `found` the second, at *loc): a backslash "escape" that ended
+ * a string early; blanks where a ',' was meant (the caret moves to the
+ * gap); or an attempt at concatenation.  `call`: the line is a call (else
+ * an assignment, which takes one value).  Writes the message into msg.
+ */
+static void explain_second_value(struct nvtxt_frontend *fe, const struct nvtxt_value *prev, const struct nvtxt_value *found,
+				 bool call, const char *what, struct nvtxt_loc *loc, struct buf *msg)
+{
+	uint32_t prev_end = prev ? prev->loc.col + prev->loc.len : 0;
+	const char *no_concat = "NVTXT has no concatenation: a value is one quoted string, one integer or one $Name expansion";
+	const char *dollar = has_dollar(prev) || has_dollar(found) ? ", and '$' inside quotes is literal" : "";
+
+	if (prev && prev->quote == '"' && prev->text.len && prev->text.ptr[prev->text.len - 1] == '\\' &&
+	    prev->loc.line == found->loc.line && prev_end == found->loc.col) {
+		struct buf fix = { 0 };
+		*loc = prev->loc;
+		buf_adds(msg, "NVTXT strings have no escape sequences: the '\"' after the backslash ends this string; "
+			      "a string that holds double quotes is written in single quotes");
+		switch (unescaped_suggestion(fe, &prev->loc, &fix)) {
+		case 1:
+			buf_printf(msg, ": %s", fix.ptr);
+			break;
+		case -1:
+			buf_adds(msg, ", and this one also holds a single quote: no string holds both kinds");
+			break;
+		default:
+			buf_adds(msg, " ('...')");
+			break;
+		}
+		buf_free(&fix);
+		return;
+	}
+	if (call && prev && prev->loc.line == found->loc.line && prev_end < found->loc.col) {
+		/* blanks only between them (a ',' would have separated them): the ',' belongs in the gap */
+		loc->col = prev_end;
+		loc->len = found->loc.col - prev_end;
+		buf_printf(msg, "expected ',' between values, found %s after blanks (%s%s)", what, no_concat, dollar);
+		return;
+	}
+	if (call)
+		buf_printf(msg, "expected end of line or ',', found %s (values are separated by ','; %s%s)", what,
+			   no_concat, dollar);
+	else
+		buf_printf(msg, "expected end of line after the value, found %s (an assignment takes exactly one value; %s%s)",
+			   what, no_concat, dollar);
+}
+
 /*
  * Syntax errors say what was expected and what was found, in the words of
  * nvtxt(5); the few positions where a generic token list would be unclear
@@ -234,12 +323,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct nvtxt_frontend 
 		buf_printf(&msg, "expected a command call, an assignment, a definition ('@') or a comment ('#') at the start of a line, found %s", what.ptr);
 	} else if (after_name) {
 		buf_printf(&msg, "expected '=' (an assignment) or ',' (a command call) after the name, found %s", what.ptr);
+	} else if (after_value && found == YYSYMBOL_VALUE && fe->last_value) {
+		explain_second_value(fe, fe->prev_value, fe->last_value, false, what.ptr, &loc, &msg);
 	} else if (after_value) {
 		buf_printf(&msg, "expected end of line after the value, found %s", what.ptr);
-		if (found == YYSYMBOL_COMMA || found == YYSYMBOL_VALUE)
+		if (found == YYSYMBOL_COMMA)
 			buf_adds(&msg, " (an assignment takes exactly one value)");
-		if (found == YYSYMBOL_VALUE)
-			buf_adds(&msg, "; NVTXT has no concatenation: a value is one quoted string, one integer or one $Name expansion, and '$' inside quotes is literal");
+	} else if (found == YYSYMBOL_VALUE && fe->last_value && fe->prev_value) {
+		explain_second_value(fe, fe->prev_value, fe->last_value, true, what.ptr, &loc, &msg);
 	} else {
 		buf_adds(&msg, "expected ");
 		for (int i = 0; i < n; i++) {
@@ -254,8 +345,6 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct nvtxt_frontend 
 			buf_adds(&msg, name);
 		}
 		buf_printf(&msg, ", found %s", what.ptr);
-		if (found == YYSYMBOL_VALUE)
-			buf_adds(&msg, " (values are separated by ','; NVTXT has no concatenation: a value is one quoted string, one integer or one $Name expansion)");
 	}
 	diag_error(fe->diags, NVTXT_CHECK_SYNTAX, &loc, "%s", msg.ptr);
 	buf_free(&what);

@@ -145,4 +145,13 @@ trap_fix "quoted six-digit hex color" 'Marker, 1002, "0xff0000", "z"\n'
 trap_fix "CSS #RRGGBB color" 'Marker, 1002, "#FF0000", "z"\n'
 trap_fix "CSS #RGB color" 'Color = #F00\n@Marker, Time, Message\nMarker, 1002, "z"\n'
 trap_fix "abbreviated argument name" '@Marker, Time, Msg\nMarker, 1, "a"\n'
+# "say \"hi\"": the message's suggestion, put in place of the string, lints clean
+printf '@Marker, Time, TimeBase, ProcessId, ThreadId, Message\nMarker, 1, Qpc, 1, 2, "say \\"hi\\""\n' >esc.nvtxt
+"$NVTXTC" lint esc.nvtxt >/dev/null 2>err
+sugg=$(sed -n "s/.*written in single quotes: \('.*'\) \[syntax\]\$/\1/p" err)
+is "$sugg" "'say \"hi\"'" "trap backslash escape: the message suggests the string in single quotes"
+printf '@Marker, Time, TimeBase, ProcessId, ThreadId, Message\nMarker, 1, Qpc, 1, 2, %s\n' "$sugg" >esc.nvtxt
+"$NVTXTC" lint esc.nvtxt >out 2>err
+ok $? "trap backslash escape: the suggestion, followed, lints clean"
+is "$("$NVTXTC" --emit=nvtxt esc.nvtxt 2>&1 | tail -n 1)" "Marker, 1, \"Qpc\", 1, 2,,, 'say \"hi\"'," "trap backslash escape: the message is say \"hi\""
 done_testing

@@ -72,6 +72,7 @@ struct nvtxt_frontend {
 	struct nvtxt_str def_name; /* the command name after '@', if scanned */
 	struct nvtxt_str last_token;     /* the text of the last name, comment or bad byte */
 	struct nvtxt_value *last_value;  /* the last value token */
+	struct nvtxt_value *prev_value;  /* the value token before it on the line, or NULL */
 
 	struct nvtxt_diags *diags;
 	struct nvtxt_source source;

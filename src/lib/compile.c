@@ -278,6 +278,7 @@ static void reset_line(struct nvtxt_frontend *fe)
 	fe->line_is_def = false;
 	fe->def_name = (struct nvtxt_str){ NULL, 0 };
 	fe->last_value = NULL;
+	fe->prev_value = NULL;
 	fe->last_token = (struct nvtxt_str){ "", 0 };
 	arena_reset(&fe->arena);
 	fe->lines++;

@@ -151,13 +151,14 @@ static void report_not_integer(struct call *c, enum nvtxt_arg arg, const char *e
 		struct nvtxt_value as_int = { .kind = NVTXT_V_INTEGER, .integer = n };
 		struct nvtxt_event scratch;
 
+		/* the decimal spelling only where it would be accepted (a negative Time only under Relative) */
 		snprintf(decimal, sizeof(decimal), "%lld", (long long)n);
-		snprintf(signed_hint, sizeof(signed_hint),
-			 "a hexadecimal Integer has no sign, so this is a String (a signed Integer is decimal: %s)",
-			 decimal);
-		hint = signed_hint;
-		if (conv_arg(arg, &as_int, relative, &scratch) == CONV_OK)
+		hint = "a hexadecimal Integer has no sign, so this is a String";
+		if (conv_arg(arg, &as_int, relative, &scratch) == CONV_OK) {
+			snprintf(signed_hint, sizeof(signed_hint), "%s (a signed Integer is decimal: %s)", hint, decimal);
+			hint = signed_hint;
 			fixit = decimal;
+		}
 	}
 	bad_value(c, NVTXT_CHECK_TYPE_MISMATCH, arg, expected, hint, fixit);
 }
