@@ -145,6 +145,8 @@ trap_fix "quoted six-digit hex color" 'Marker, 1002, "0xff0000", "z"\n'
 trap_fix "CSS #RRGGBB color" 'Marker, 1002, "#FF0000", "z"\n'
 trap_fix "CSS #RGB color" 'Color = #F00\n@Marker, Time, Message\nMarker, 1002, "z"\n'
 trap_fix "abbreviated argument name" '@Marker, Time, Msg\nMarker, 1, "a"\n'
+trap_fix "missing comma between Integers" 'RangePush, 1100 2, "x"\nRangePop, 1200\n'
+trap_fix "unquoted Message with a comma" 'Marker, 100,, hello, world\n'
 # "say \"hi\"": the message's suggestion, put in place of the string, lints clean
 printf '@Marker, Time, TimeBase, ProcessId, ThreadId, Message\nMarker, 1, Qpc, 1, 2, "say \\"hi\\""\n' >esc.nvtxt
 "$NVTXTC" lint esc.nvtxt >/dev/null 2>err

@@ -387,28 +387,191 @@ static void report_conv(struct call *c, enum nvtxt_arg arg, enum conv r, bool re
 		bad_value(c, NVTXT_CHECK_OUT_OF_RANGE, arg, expected, NULL, NULL);
 }
 
-static void arity_error(struct call *c, const enum nvtxt_arg *listed, size_t nlisted)
+/* The note of an arity diagnostic: where the definition is, or that the default applies. */
+static void arity_note(struct call *c, struct nvtxt_diag *d)
 {
 	const struct definition *def = &c->s->defs[c->cmd];
+	const char *cmd = nvtxt_command_name(c->cmd);
+
+	if (def->custom)
+		diag_note(d, &def->loc, "%s is defined here; arguments it does not list are static (read from variables)", cmd);
+	else
+		diag_note(d, NULL, "no '@%s' definition comes before this call, so its default definition applies", cmd);
+}
+
+/* True when p[0..len) is an Integer literal (nvtxt(5), Integers; the range is not checked). */
+static bool integer_literal(const char *p, size_t len)
+{
+	size_t i = len && (p[0] == '-' || p[0] == '+') ? 1 : 0;
+
+	if (len > 2 && p[0] == '0' && (p[1] | 0x20) == 'x') {
+		for (i = 2; i < len && is_hex((unsigned char)p[i]); i++)
+			;
+		return i == len;
+	}
+	if (i == len)
+		return false;
+	for (; i < len && p[i] >= '0' && p[i] <= '9'; i++)
+		;
+	return i == len;
+}
+
+/*
+ * How many blank-separated Integer literals the bare word v is ("1100 7":
+ * 2), or 1 when it is anything else.  Gaps, when not NULL, get the byte
+ * offset and length in v->text of each run of blanks between them.
+ */
+static size_t integer_words(const struct nvtxt_value *v, size_t *gap_at, size_t *gap_len, size_t max)
+{
+	const char *p = v->text.ptr;
+	size_t len = v->text.len, n = 0, i = 0;
+
+	if (v->kind != NVTXT_V_STRING || v->quote)
+		return 1;
+	while (i < len) {
+		size_t start = i, blanks;
+		while (i < len && p[i] != ' ' && p[i] != '\t')
+			i++;
+		if (!integer_literal(p + start, i - start))
+			return 1;
+		for (blanks = i; i < len && (p[i] == ' ' || p[i] == '\t'); i++)
+			;
+		if (i < len && gap_at && n < max) {
+			gap_at[n] = blanks;
+			gap_len[n] = i - blanks;
+		}
+		n++;
+	}
+	return n ? n : 1;
+}
+
+/*
+ * Too few values, where some bare words are Integers separated by blanks
+ * ("RangePush, 1100 7, \"x\"") and splitting them at the blanks gives
+ * exactly the values the definition lists, each Integer at an argument
+ * that takes one: one error at each gap, with the fix-it ", ".  Returns
+ * false (nothing reported) when that is not so.
+ */
+static bool arity_missing_commas(struct call *c, const enum nvtxt_arg *listed, const char *expects, size_t nlisted)
+{
+	const struct nvtxt_instr *in = c->in;
+	size_t extra = 0, pos = 0;
+
+	for (size_t i = 0; i < in->nvalues; i++)
+		extra += integer_words(&in->values[i], NULL, NULL, 0) - 1;
+	if (!extra || in->nvalues + extra != nlisted)
+		return false;
+	/* split, every Integer must land on an argument that takes one */
+	for (size_t i = 0; i < in->nvalues; i++) {
+		size_t n = integer_words(&in->values[i], NULL, NULL, 0);
+		for (size_t k = 0; n > 1 && k < n; k++) {
+			enum nvtxt_arg a = listed[pos + k];
+			if (a == NVTXT_ARG_MESSAGE || a == NVTXT_ARG_NAME || a == NVTXT_ARG_TIMEBASE)
+				return false;
+		}
+		pos += n;
+	}
+	for (size_t i = 0; i < in->nvalues; i++) {
+		const struct nvtxt_value *v = &in->values[i];
+		size_t at[NVTXT_ARG_COUNT], len[NVTXT_ARG_COUNT];
+		size_t n = integer_words(v, at, len, NVTXT_ARG_COUNT);
+
+		for (size_t k = 0; k + 1 < n; k++) {
+			struct nvtxt_loc loc = v->loc;
+			struct nvtxt_diag *d;
+			struct buf word = { 0 };
+
+			loc.col += (uint32_t)at[k];
+			loc.len = (uint32_t)len[k];
+			describe_string(&word, v->text.ptr, v->text.len);
+			d = diag_begin(c->s->diags, NVTXT_CHECK_ARITY, &loc,
+				       "expected ',' between values: %s, found %zu (a bare word may hold blanks, "
+				       "so %s is one String)", expects, in->nvalues, word.ptr);
+			buf_free(&word);
+			diag_fixit(d, ", ");
+			arity_note(c, d);
+			diag_end(c->s->diags, d);
+		}
+	}
+	return true;
+}
+
+/*
+ * Too many values, where the surplus continues a String argument written
+ * as bare words ("Marker, 100,, hello, world" for Message "hello, world"):
+ * when exactly one String argument (Message or Name) can take them (bare
+ * words from it on, the first and the last not Integers), one
+ * error over those words with the fix-it that quotes them, from the
+ * line's text.  Returns false (nothing reported) when that is not so.
+ */
+static bool arity_quote_it(struct call *c, const enum nvtxt_arg *listed, const char *expects, size_t nlisted)
+{
+	const struct nvtxt_instr *in = c->in;
+	const struct nvtxt_source *src = c->s->diags->source;
+	size_t surplus = in->nvalues - nlisted, at = nlisted, len;
+	uint32_t first_col = 1;
+	const char *line;
+	struct nvtxt_loc loc;
+	struct buf fix = { 0 };
+	struct nvtxt_diag *d;
+
+	for (size_t j = 0; j < nlisted; j++) {
+		/* bare words, the first and the last of them Strings (a text, not a number given too many) */
+		bool words = (listed[j] == NVTXT_ARG_MESSAGE || listed[j] == NVTXT_ARG_NAME) &&
+			     in->values[j].kind == NVTXT_V_STRING && in->values[j + surplus].kind == NVTXT_V_STRING;
+		for (size_t k = j; words && k <= j + surplus; k++)
+			words = !in->values[k].quote && (in->values[k].kind == NVTXT_V_STRING ||
+							  in->values[k].kind == NVTXT_V_INTEGER);
+		if (!words)
+			continue;
+		if (at != nlisted)
+			return false; /* two String arguments could take them: no fix-it is the fix */
+		at = j;
+	}
+	if (at == nlisted || !src)
+		return false;
+	loc = in->values[at].loc;
+	line = src->line(src->user, &loc, &len, &first_col);
+	if (!line || first_col != 1 || in->values[at + surplus].loc.line != loc.line)
+		return false;
+	loc.len = in->values[at + surplus].loc.col + in->values[at + surplus].loc.len - loc.col;
+	if (loc.col - 1 + loc.len > len || memchr(line + loc.col - 1, '"', loc.len))
+		return false;
+	buf_addc(&fix, '"');
+	buf_add(&fix, line + loc.col - 1, loc.len);
+	buf_addc(&fix, '"');
+	d = diag_begin(c->s->diags, NVTXT_CHECK_ARITY, &loc,
+		       "%s, found %zu: a bare word ends at ',', so this %s is %zu values; quote it to make it one String",
+		       expects, in->nvalues, nvtxt_arg_name(listed[at]), surplus + 1);
+	diag_fixit(d, fix.ptr);
+	arity_note(c, d);
+	diag_end(c->s->diags, d);
+	buf_free(&fix);
+	return true;
+}
+
+static void arity_error(struct call *c, const enum nvtxt_arg *listed, size_t nlisted)
+{
 	const struct nvtxt_instr *in = c->in;
 	struct nvtxt_loc loc = in->name_loc;
-	struct buf names = { 0 };
+	struct buf names = { 0 }, expects = { 0 };
 	struct nvtxt_diag *d;
 	const char *cmd = nvtxt_command_name(c->cmd);
 
 	for (size_t i = 0; i < nlisted; i++)
 		buf_printf(&names, "%s%s", i ? ", " : "", nvtxt_arg_name(listed[i]));
-	if (in->nvalues > nlisted)
-		loc = in->values[nlisted].loc;
-	d = diag_begin(c->s->diags, NVTXT_CHECK_ARITY, &loc,
-		       "%s expects %zu value%s (%s), found %zu", cmd, nlisted, nlisted == 1 ? "" : "s",
-		       nlisted ? names.ptr : "none", in->nvalues);
-	if (def->custom)
-		diag_note(d, &def->loc, "%s is defined here; arguments it does not list are static (read from variables)", cmd);
-	else
-		diag_note(d, NULL, "no '@%s' definition comes before this call, so its default definition applies", cmd);
-	diag_end(c->s->diags, d);
+	buf_printf(&expects, "%s expects %zu value%s (%s)", cmd, nlisted, nlisted == 1 ? "" : "s",
+		   nlisted ? names.ptr : "none");
+	if (in->nvalues < nlisted ? !arity_missing_commas(c, listed, expects.ptr, nlisted)
+				  : !arity_quote_it(c, listed, expects.ptr, nlisted)) {
+		if (in->nvalues > nlisted)
+			loc = in->values[nlisted].loc;
+		d = diag_begin(c->s->diags, NVTXT_CHECK_ARITY, &loc, "%s, found %zu", expects.ptr, in->nvalues);
+		arity_note(c, d);
+		diag_end(c->s->diags, d);
+	}
 	buf_free(&names);
+	buf_free(&expects);
 }
 
 /* The order in which the full path checks (and reports) the arguments of a call. */

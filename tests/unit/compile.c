@@ -556,7 +556,7 @@ static void test_one_error_per_line(void)
 	tap_ok(once && seen[N] == 0 && seen[N + 1] == 0, "errors: each bad line has exactly one error, the skipped line none");
 #undef L
 	tap_is_int(cap_col(&r.cap, 2), 9, "errors: negative time reported at its column");
-	tap_is_int(cap_col(&r.cap, 11), 30, "errors: the second value reported at its column");
+	tap_is_int(cap_col(&r.cap, 11), 29, "errors: a missing ',' reported at the gap before the second value");
 	{
 		const struct cap_diag *d = r.cap.n > 2 ? &r.cap.d[2] : NULL;
 		tap_ok(d && d->excerpt && strcmp(d->excerpt, "Marker, -1, Qpc, 1, 1,,,,") == 0,
