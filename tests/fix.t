@@ -147,6 +147,11 @@ trap_fix "CSS #RGB color" 'Color = #F00\n@Marker, Time, Message\nMarker, 1002, "
 trap_fix "abbreviated argument name" '@Marker, Time, Msg\nMarker, 1, "a"\n'
 trap_fix "missing comma between Integers" 'RangePush, 1100 2, "x"\nRangePop, 1200\n'
 trap_fix "unquoted Message with a comma" 'Marker, 100,, hello, world\n'
+trap_fix "misspelt RangePop" 'RangePush, 1, 2, "a"\nRangPop, 2\n'
+# one slip, one error: the misspelt RangePop is the only diagnostic, also under -Werror
+printf '@RangePush, Time, TimeBase, ProcessId, ThreadId\n@RangePop, Time, TimeBase, ProcessId, ThreadId\nRangePush, 1, Qpc, 1, 2\nRangPop, 2, Qpc, 1, 2\n' >slip.nvtxt
+"$NVTXTC" lint -Werror slip.nvtxt >out 2>err
+is "$(grep -c ': error: ' err):$(grep -c ': warning: ' err)" "1:0" "trap misspelt RangePop: one error, the push not reported as never popped"
 # "say \"hi\"": the message's suggestion, put in place of the string, lints clean
 printf '@Marker, Time, TimeBase, ProcessId, ThreadId, Message\nMarker, 1, Qpc, 1, 2, "say \\"hi\\""\n' >esc.nvtxt
 "$NVTXTC" lint esc.nvtxt >/dev/null 2>err

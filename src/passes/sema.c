@@ -21,6 +21,37 @@ static inline void deliver(struct sema *s, struct nvtxt_event *ev)
 		s->io_errno = errno ? errno : EIO;
 }
 
+/*
+ * Typo-correction recovery, as clang recovers from a misspelt name it can
+ * correct: the call whose unknown command name was just reported with one
+ * nearest command (the fix-it) is checked again as that command, and the
+ * passes after it see what the corrected file gives, so that one slip is
+ * one error.  Only RangePush and RangePop recover, the calls whose meaning
+ * reaches other lines: a misspelt RangePop still closes its push (not
+ * "never popped"), a misspelt RangePush is still there for its pop (not
+ * "without an open RangePush").  The call is treated as a call with an
+ * error (pairing_failed): checked in silence (its own errors are the
+ * corrected file's business; the reported error stands for the line), no
+ * event reaches the back end.
+ */
+static void recover_call(struct sema *s, const struct nvtxt_instr *in, enum nvtxt_command cmd)
+{
+	struct nvtxt_diags *loud = s->diags, quiet;
+	struct nvtxt_instr fixed = *in;
+	struct nvtxt_event ev = { .command = NVTXT_CMD_COUNT };
+	const char *name = nvtxt_command_name(cmd);
+
+	nvtxt_diags_init(&quiet, loud->config, (struct nvtxt_diag_sink){ NULL, NULL }, loud->file);
+	fixed.name = (struct nvtxt_str){ name, strlen(name) };
+	s->diags = &quiet;
+	s->quiet = true;
+	sema_call_event(s, &fixed, &ev);
+	s->diags = loud;
+	s->quiet = false;
+	if (ev.command == cmd)
+		pairing_failed(s->pairing, &ev, ev.process_id >= 0 && ev.thread_id >= 0);
+}
+
 static void call(struct sema *s, const struct nvtxt_instr *in)
 {
 	struct nvtxt_event ev;
@@ -28,9 +59,12 @@ static void call(struct sema *s, const struct nvtxt_instr *in)
 	if (!s->fast || !sema_plan_call(s, in, &ev)) {
 		/* the full path, from scratch: it reports */
 		ev = (struct nvtxt_event){ .command = NVTXT_CMD_COUNT };
+		s->recover_cmd = -1;
 		if (!sema_call_event(s, in, &ev)) {
 			if (ev.command == NVTXT_CMD_RANGE_PUSH || ev.command == NVTXT_CMD_RANGE_POP)
 				pairing_failed(s->pairing, &ev, ev.process_id >= 0 && ev.thread_id >= 0);
+			else if (s->recover_cmd == NVTXT_CMD_RANGE_PUSH || s->recover_cmd == NVTXT_CMD_RANGE_POP)
+				recover_call(s, in, (enum nvtxt_command)s->recover_cmd);
 			return;
 		}
 	}
@@ -95,6 +129,7 @@ struct sema *sema_new(struct nvtxt_diags *diags, const struct nvtxt_backend *bac
 	s->backend = backend;
 	s->fast = true;
 	s->plan_gen = 1;
+	s->recover_cmd = -1;
 	return s;
 }
 

@@ -61,6 +61,8 @@ static void value_diag(struct call *c, enum nvtxt_check_id check, enum nvtxt_arg
 	const char *argname = nvtxt_arg_name(arg);
 	struct nvtxt_diag *d;
 
+	if (c->s->quiet)
+		return; /* a recovered call (sema.c): the assignment is not marked as reported */
 	if (av->is_static) {
 		struct nvtxt_binding *mb = (struct nvtxt_binding *)b;
 		if (mb->reported & NVTXT_BIT(arg))

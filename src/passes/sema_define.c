@@ -34,6 +34,7 @@ int sema_command(struct sema *s, const struct nvtxt_instr *in)
 	int inserted;
 	bool unique;
 
+	s->recover_cmd = -1;
 	if (cmd >= 0)
 		return cmd;
 	key = hash_bytes(in->name.ptr, in->name.len);
@@ -47,12 +48,21 @@ int sema_command(struct sema *s, const struct nvtxt_instr *in)
 	for (int i = 0; i < NVTXT_CMD_COUNT; i++)
 		names[i] = nvtxt_command_name((enum nvtxt_command)i);
 	near = suggest_unique(in->name.ptr, in->name.len, names, NVTXT_CMD_COUNT, &unique);
-	if (near) {
+	if (edit_distance2(in->name.ptr, in->name.len, "RangeEnd", 8) <= 4) {
+		/* NVTX's C API ends ranges with nvtxRangeEnd (start/end) and nvtxRangePop (push/pop) */
+		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_COMMAND, &in->name_loc,
+			       "unknown command '%.*s'; did you mean 'RangePop'? (a RangePush is closed by "
+			       "RangePop; a start/end range is one RangeStartEnd line)", (int)in->name.len, in->name.ptr);
+		if (in->kind == NVTXT_I_CALL)
+			s->recover_cmd = NVTXT_CMD_RANGE_POP;
+	} else if (near) {
 		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_COMMAND, &in->name_loc,
 			       "unknown command '%.*s'; did you mean '%s'?", (int)in->name.len,
 			       in->name.ptr, near);
 		if (unique)
 			diag_fixit(d, near);
+		if (unique && in->kind == NVTXT_I_CALL)
+			s->recover_cmd = nvtxt_command_lookup(near, strlen(near));
 	} else {
 		struct buf list = { 0 };
 		buf_add_list(&list, names, NVTXT_CMD_COUNT, "or");

@@ -81,6 +81,14 @@ struct sema {
 	struct definition defs[NVTXT_CMD_COUNT];
 	/* unknown command names whose definition was already reported: their calls are skipped quietly */
 	struct idmap unknown_defined;
+	/*
+	 * Typo-correction recovery (sema.c, recover_call): the command that
+	 * the unknown name of the last call stands for, or -1; set by
+	 * sema_command.  quiet: a recovered call is being checked, nothing it
+	 * finds is reported or remembered as reported.
+	 */
+	int recover_cmd;
+	bool quiet;
 	struct pairing *pairing;
 	struct category *category;
 	struct naming *naming;
