@@ -478,8 +478,14 @@ int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		ssize_t more = 0;
 		int p[2];
 		memcpy(r.prefix, magic, (size_t)n);
-		/* the first 8 KiB, to tell a file that is not text (binary_offset) */
-		if (n == (ssize_t)sizeof magic && (more = read_full(fd, r.prefix + n, sizeof r.prefix - (size_t)n)) > 0)
+		/*
+		 * what is there of the first 8 KiB, to tell a file that is not text
+		 * (binary_offset): one read, so that a live pipe still streams
+		 */
+		while (n == (ssize_t)sizeof magic &&
+		       (more = read(fd, r.prefix + n, sizeof r.prefix - (size_t)n)) < 0 && errno == EINTR)
+			;
+		if (more > 0)
 			r.n += (size_t)more;
 		if (more < 0) {
 			io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
