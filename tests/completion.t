@@ -45,6 +45,9 @@ is "$(comp nvtxtc -Wa)" "-Wall " "-Wall"
 is "$(comp nvtxtc -Werror = dup)" "duplicate-parent " "-Werror=NAME: warning names"
 case $(comp nvtxtc fmt -) in *"-d "*"-i "*"-l "*"-w "*) r=0 ;; *) r=1 ;; esac
 ok $r "fmt's -d, -i, -l and -w are offered"
+is "$(comp nvtxtc fmt --rec)" "--recover " "fmt --recover is offered"
+case $(comp nvtxtc lint --) in *"--recover"*) r=1 ;; *) r=0 ;; esac
+ok $r "lint is not offered --recover (an option of fmt only)"
 # issue 20: after a command, only the options it accepts (read from `nvtxtc help COMMAND`)
 got=$(comp nvtxtc fmt -)
 r=0

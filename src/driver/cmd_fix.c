@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "journal.h"
 #include "output.h"
 #include "payload.h"
 #include "util.h"
@@ -275,7 +276,7 @@ static int write_fixed(struct run *run, const char *path, const struct buf *text
 		return 2;
 	}
 	if (output_commit(&out) != 0) {
-		io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+		io_error(&run->sink, NULL, "cannot write '%s': %s%s", path, strerror(errno), out.detail);
 		return 2;
 	}
 	return 0;
@@ -292,6 +293,11 @@ static int fix_one(struct run *run, const char *path)
 
 	if (run->report)
 		nvtxt_report_file(run->report, display);
+	/* the journal of an interrupted write of it first: its previous text back */
+	if (strcmp(path, "-") != 0 && journal_recover(&run->sink, path) != 0) {
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_IO_ERROR, NVTXT_SEV_NOTE, display, "not fixed");
+		return 2;
+	}
 	fd = open_input(path, &is_stdin, &run->sink);
 	if (fd < 0)
 		return 2;
@@ -335,6 +341,8 @@ int run_fix(struct run *run, char **operands, int n)
 	run->opt->read_ahead = false;
 	/* a directory: the *.nvtxt files under it, as lint checks them */
 	worst = expand_operands(&run->sink, operands, n, &files, &nfiles);
+	/* what killed runs left: temporaries removed; journals, by fix_one */
+	leftovers_report(&run->sink, files, nfiles, true);
 	for (int i = 0; i < nfiles; i++) {
 		int status = fix_one(run, files[i]);
 		if (status > worst)

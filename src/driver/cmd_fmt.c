@@ -14,6 +14,7 @@
 
 #include "driver.h"
 #include "fmt.h"
+#include "journal.h"
 #include "output.h"
 
 extern char **environ;
@@ -151,31 +152,48 @@ static int rewrite(struct run *run, const char *path, FILE *tmp)
 		return 2;
 	}
 	if (output_commit(&out) != 0) {
-		io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+		io_error(&run->sink, NULL, "cannot write '%s': %s%s", path, strerror(errno), out.detail);
 		return 2;
 	}
 	return 0;
+}
+
+/*
+ * fmt -i of path (not standard input): false when it cannot be rewritten
+ * (reported).  A FIFO or a device cannot be (and would be read and
+ * written at once); the journal of an interrupted write of it is dealt
+ * with first (journal_recover: its previous text back).
+ */
+static bool may_rewrite(struct run *run, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_IO_ERROR, NVTXT_SEV_ERROR, NULL,
+			      "-i cannot rewrite '%s': it is not a regular file (%s)", path,
+			      S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+		return false;
+	}
+	if (journal_recover(&run->sink, path) != 0) {
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_IO_ERROR, NVTXT_SEV_NOTE, path, "not formatted");
+		return false;
+	}
+	return true;
 }
 
 static int fmt_one(struct run *run, const char *path)
 {
 	const struct options *opt = run->opt;
 	bool is_stdin, differs;
-	const char *display;
+	const char *display, *tmpdir;
 	struct stat st;
 	int fd;
 	struct nvtxt_fmt fmt = { 0 };
 	FILE *tmp;
 	int status;
 
-	/* -i replaces a regular file; a FIFO or a device cannot be rewritten (and would be read and written at once) */
-	if (opt->in_place && strcmp(path, "-") != 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-	    !S_ISDIR(st.st_mode)) {
-		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_IO_ERROR, NVTXT_SEV_ERROR, NULL,
-			      "-i cannot rewrite '%s': it is not a regular file (%s)", path,
-			      S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+	if (opt->in_place && strcmp(path, "-") != 0 && !may_rewrite(run, path))
 		return 2;
-	}
 	fd = open_input(path, &is_stdin, &run->sink);
 	if (fd < 0)
 		return 2;
@@ -199,9 +217,10 @@ static int fmt_one(struct run *run, const char *path)
 	display = input_display(opt, path);
 	if (!opt->check && !opt->list && !opt->diff && !opt->in_place)
 		return fmt_to_stdout(run, path, fd, display);
-	tmp = tmpfile();
+	tmp = temp_stream(&tmpdir);
 	if (!tmp) {
-		io_error(&run->sink, NULL, "cannot create a temporary file: %s", strerror(errno));
+		io_error(&run->sink, NULL, "cannot create a temporary file in '%s' for the formatted text of '%s': %s",
+			 tmpdir, display, strerror(errno));
 		close(fd);
 		return 2;
 	}
@@ -209,7 +228,8 @@ static int fmt_one(struct run *run, const char *path)
 	status = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, &fmt, NULL);
 	nvtxt_fmt_flush(&fmt);
 	if (fflush(tmp) != 0 || ferror(tmp)) {
-		io_error(&run->sink, NULL, "cannot write a temporary file: %s", strerror(errno));
+		io_error(&run->sink, NULL, "cannot write the formatted text of '%s' to a temporary file (unnamed, in '%s'): %s",
+			 display, tmpdir, strerror(errno));
 		status = 2;
 	}
 	if (status != 0) {
@@ -235,6 +255,24 @@ done:
 	return status;
 }
 
+/* fmt --recover: each file's journal put back or discarded (journal_recover). */
+static int recover_files(struct run *run, char **files, int nfiles)
+{
+	int worst = 0;
+
+	for (int i = 0; i < nfiles; i++) {
+		int status = 2;
+		if (strcmp(files[i], "-") == 0)
+			nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_ERROR, NULL,
+						    "--recover puts a file back from its journal: it takes no standard input");
+		else
+			status = journal_recover(&run->sink, files[i]);
+		if (status > worst)
+			worst = status;
+	}
+	return worst;
+}
+
 int run_fmt(struct run *run, char **operands, int n)
 {
 	struct options *opt = run->opt;
@@ -244,6 +282,13 @@ int run_fmt(struct run *run, char **operands, int n)
 	long threads = !opt->check && !opt->list && !opt->diff && !opt->in_place ? 1 : opt->jobs;
 
 	worst = expand_operands(&run->sink, operands, n, &files, &nfiles);
+	if (opt->recover) {
+		status = recover_files(run, files, nfiles);
+		free_files(files, nfiles);
+		return status > worst ? status : worst;
+	}
+	/* what killed runs left: reported, or removed by -i (journals: by fmt_one) */
+	leftovers_report(&run->sink, files, nfiles, opt->in_place);
 	opt->read_ahead = opt->jobs >= 2 * (threads < nfiles ? threads : nfiles);
 	/* input, its formatted text, and for -i the directory, the temporary and the target */
 	status = run_jobs(run, files, nfiles, threads, 6, fmt_one);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "journal.h"
 #include "output.h"
 #include "util.h"
 
@@ -71,7 +72,7 @@ static int lint_one(struct run *run, const char *path)
 
 	if (em) {
 		if (to && output_open(&out, to) != 0) {
-			io_error(&run->sink, NULL, "cannot write '%s': %s", to, strerror(errno));
+			io_error(&run->sink, NULL, "cannot write '%s': %s%s", to, strerror(errno), out.detail);
 			return 2;
 		}
 		if (to)
@@ -115,10 +116,13 @@ int run_lint(struct run *run, char **operands, int n)
 		return run_fix(run, operands, n);
 	if (opt->emit && opt->emit->start) {
 		/* one file (validate_lint), written to -o or standard output */
+		leftovers_report(&run->sink, operands, 1, false);
 		opt->read_ahead = opt->jobs >= 2;
 		return lint_one(run, operands[0]);
 	}
 	worst = expand_operands(&run->sink, operands, n, &files, &nfiles);
+	/* what killed runs left beside the files: journals, stale temporaries */
+	leftovers_report(&run->sink, files, nfiles, false);
 	/* each file's thread reads ahead in a second one when there are processors to spare */
 	if (opt->jobs > 1 && nfiles > 1) {
 		long workers = opt->jobs < nfiles ? opt->jobs : nfiles;

@@ -99,9 +99,9 @@ static int write_doc(const struct run *run, const struct nvtxt_report_run *info,
 }
 
 /* The --diagnostics-output file could not be written: said on stderr, as no report can. */
-static void cannot_write(const char *path, int err)
+static void cannot_write(const char *path, int err, const char *detail)
 {
-	fprintf(stderr, "nvtxtc: error: cannot write '%s': %s [io-error]\n", path, strerror(err));
+	fprintf(stderr, "nvtxtc: error: cannot write '%s': %s%s [io-error]\n", path, strerror(err), detail);
 }
 
 int diag_output_finish(struct run *run, int argc, char **argv, int status)
@@ -115,16 +115,16 @@ int diag_output_finish(struct run *run, int argc, char **argv, int status)
 	if (o->diag_output) {
 		struct nvtxt_output out;
 		if (output_open(&out, o->diag_output) != 0) {
-			cannot_write(o->diag_output, errno);
+			cannot_write(o->diag_output, errno, "");
 			nvtxt_report_free(run->report);
 			return 2;
 		}
 		if (write_doc(run, &info, out.file) != 0) {
-			cannot_write(o->diag_output, errno ? errno : EIO);
+			cannot_write(o->diag_output, errno ? errno : EIO, "");
 			output_abort(&out);
 			status = 2;
 		} else if (output_commit(&out) != 0) {
-			cannot_write(o->diag_output, errno);
+			cannot_write(o->diag_output, errno, out.detail);
 			status = 2;
 		}
 		nvtxt_report_free(run->report);

@@ -38,6 +38,7 @@ struct options {
 	bool diff;                  /* fmt -d */
 	bool list_checks;           /* --list-checks: print the registry and exit */
 	bool in_place;              /* fmt -i */
+	bool recover;               /* fmt --recover */
 	const char *output;         /* -o FILE */
 	const char *stdin_name;
 	long jobs;                  /* -j: threads; 0 = the number of processors */
@@ -297,6 +298,13 @@ void payload_free(struct payload_file *pf);
 int copy_stream(FILE *from, FILE *to);
 /* True when the contents of fd (from offset 0) equal those of f. */
 bool same_contents(int fd, FILE *f);
+/*
+ * An unnamed temporary file open for reading and writing, in $TMPDIR (an
+ * absolute, writable directory) or else /tmp, which *dir names; its
+ * descriptor is inherited by children (diff reads it as /dev/fd/N).
+ * NULL with errno set when it cannot be made.
+ */
+FILE *temp_stream(const char **dir);
 /* Copies what is left to read on fd (standard input, a pipe) to an unnamed temporary file; its fd at offset 0, or -1. */
 int spool_fd(int fd);
 

@@ -4,6 +4,7 @@
  * files, and the driver's own messages, which go through the diagnostics
  * sink like every other report.
  */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -255,6 +256,34 @@ bool same_contents(int fd, FILE *f)
 			return false;
 		off += n;
 	}
+}
+
+FILE *temp_stream(const char **dir)
+{
+	const char *d = getenv("TMPDIR");
+	char path[4096 + 32];
+	FILE *f;
+	int fd = -1;
+
+	/* TMPDIR when it names a directory (as mkstemp users do), else /tmp */
+	if (!d || d[0] != '/' || strlen(d) > 4096 || access(d, W_OK | X_OK) != 0)
+		d = "/tmp";
+	*dir = d;
+#ifdef O_TMPFILE
+	/* inherited, as tmpfile's: diff reads it as /dev/fd/N (fmt -d) */
+	fd = open(d, O_TMPFILE | O_RDWR, 0600);
+#endif
+	if (fd < 0) {
+		snprintf(path, sizeof path, "%s/nvtxtc-XXXXXX", d);
+		fd = mkstemp(path);
+		if (fd < 0)
+			return NULL;
+		unlink(path);
+	}
+	f = fdopen(fd, "w+");
+	if (!f)
+		close(fd);
+	return f;
 }
 
 int spool_fd(int fd0)

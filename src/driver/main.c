@@ -142,7 +142,7 @@ const struct subcommand subcommands[] = {
 	{ "lint", "[lint] [--fix] [OPTION]... FILE...", "check the files and print diagnostics (the default)",
 	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_EMIT | OPTC_TIME | OPTC_FIX, true, validate_lint,
 	  run_lint },
-	{ "fmt", "fmt [--check|-l] [-d] [-i|-w] [OPTION]... FILE...", "print the files with normalised layout",
+	{ "fmt", "fmt [--check|-l] [-d] [-i|-w|--recover] [OPTION]... FILE...", "print the files with normalised layout",
 	  OPTC_GENERAL | OPTC_DIAG | OPTC_FMT, true, validate_fmt, run_fmt },
 	{ "info", "info [--format=FORMAT] [OPTION]... FILE...",
 	  "print facts about the files: events per command, threads,\n"
@@ -230,6 +230,8 @@ static const char *validate_fmt(const struct options *o, char **operands, int n)
 		return "fmt takes --check or -i (-w), not both";
 	if (o->diff && o->in_place)
 		return "fmt takes -d or -i (-w), not both";
+	if (o->recover && (o->check || o->list || o->diff || o->in_place))
+		return "fmt --recover only puts files back from their journals: it takes no --check, -l, -d or -i";
 	return NULL;
 }
 

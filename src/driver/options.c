@@ -38,6 +38,7 @@ enum {
 	OPT_DIAG_FORMAT,
 	OPT_DIAG_OUTPUT,
 	OPT_FIX,
+	OPT_RECOVER,
 };
 
 struct option_spec {
@@ -70,6 +71,10 @@ static const struct option_spec option_specs[] = {
 	  "change; exit 1 if any", NULL },
 	{ 'i', NULL, no_argument, OPTC_FMT, "-i", "fmt: rewrite the files in place (atomically)", NULL },
 	{ 'w', NULL, no_argument, OPTC_FMT, "-w", "fmt: the same as -i (gofmt's flag)", NULL },
+	{ OPT_RECOVER, "recover", no_argument, OPTC_FMT, "--recover",
+	  "fmt: put back the previous text of each file that an\n"
+	  "interrupted write left with a journal (nvtxtc(1),\n"
+	  "FILES WRITTEN); change nothing else", NULL },
 	{ 'j', NULL, required_argument, OPTC_DIAG, "-j N",
 	  "use up to N threads (default: the processors usable):\n"
 	  "lint and fmt (but for printing) take N files at a time,\n"
@@ -640,6 +645,9 @@ static int set_flag(struct options *o, const struct option_spec *s, const struct
 		break;
 	case OPT_FIX:
 		o->fix = true;
+		break;
+	case OPT_RECOVER:
+		o->recover = true;
 		break;
 	}
 	return -1; /* OPT_STDIO: accepted, nothing to set */

@@ -13,6 +13,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "journal.h"
 #include "output.h"
 #include "util.h"
 
@@ -76,16 +77,41 @@ static void host_tag(char *buf, size_t size)
 			*p = '_';
 }
 
+long output_stale_temporary(const char *name, size_t *target_len)
+{
+	char host[33], mark[64];
+	const char *at = NULL, *p;
+	char *end;
+	long pid;
+
+	host_tag(host, sizeof host);
+	snprintf(mark, sizeof mark, ".nvtxtc-%s-", host);
+	if (name[0] != '.')
+		return 0;
+	/* the last mark: TARGET may hold one too */
+	for (p = name + 1; (p = strstr(p, mark)) != NULL; p++)
+		at = p;
+	if (!at || at == name + 1)
+		return 0;
+	errno = 0;
+	pid = strtol(at + strlen(mark), &end, 10);
+	if (errno || pid <= 0 || *end != '.' || end == at + strlen(mark))
+		return 0;
+	if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		return 0;
+	*target_len = (size_t)(at - name - 1);
+	return pid;
+}
+
 /*
  * Removes the named temporaries of `base` in dirfd that a process of this
  * host left behind and that no longer runs: .BASE.nvtxtc-HOST-PID.XXXXXX.
  */
 static void remove_stale(int dirfd, const char *base)
 {
-	char host[33];
-	struct buf prefix = { 0 };
 	DIR *d;
 	struct dirent *e;
+	size_t blen = strlen(base), tlen;
 	int fd = dup(dirfd);
 
 	if (fd < 0)
@@ -95,23 +121,11 @@ static void remove_stale(int dirfd, const char *base)
 		close(fd);
 		return;
 	}
-	host_tag(host, sizeof host);
-	buf_printf(&prefix, ".%s.nvtxtc-%s-", base, host);
-	while ((e = readdir(d)) != NULL) {
-		char *end;
-		long pid;
-
-		if (strncmp(e->d_name, prefix.ptr, prefix.len) != 0)
-			continue;
-		errno = 0;
-		pid = strtol(e->d_name + prefix.len, &end, 10);
-		if (errno || pid <= 0 || *end != '.')
-			continue;
-		if (pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+	while ((e = readdir(d)) != NULL)
+		if (output_stale_temporary(e->d_name, &tlen) > 0 && tlen == blen &&
+		    strncmp(e->d_name + 1, base, blen) == 0)
 			unlinkat(dirfd, e->d_name, 0);
-	}
 	closedir(d);
-	buf_free(&prefix);
 }
 
 /*
@@ -266,7 +280,8 @@ int output_open(struct nvtxt_output *o, const char *path)
 	goto opened;
 through:
 	/* written through at commit: the text waits in an unnamed temporary */
-	o->target_fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* read too: its previous text goes to the journal first */
+	o->target_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (o->target_fd < 0)
 		goto fail;
 	o->file = tmpfile();
@@ -298,6 +313,9 @@ fail:
 
 static void release(struct nvtxt_output *o)
 {
+	char detail[sizeof o->detail];
+
+	memcpy(detail, o->detail, sizeof detail);
 	pending_tmp = NULL;
 	if (o->dirfd >= 0)
 		close(o->dirfd);
@@ -307,6 +325,7 @@ static void release(struct nvtxt_output *o)
 	free(o->path);
 	memset(o, 0, sizeof(*o));
 	o->dirfd = o->target_fd = -1;
+	memcpy(o->detail, detail, sizeof detail);
 }
 
 /* The last component of o->path. */
@@ -316,37 +335,72 @@ static const char *base_of(const struct nvtxt_output *o)
 	return slash ? slash + 1 : o->path;
 }
 
-/* OUTPUT_THROUGH: the text of the temporary over the target, space reserved first. */
+/* Copies the n bytes of `in` over `out` from offset 0, then sets out's length and fsyncs it; 0 or an errno value. */
+static int overwrite(int in, int out, off_t n)
+{
+	char buf[65536];
+	off_t off = 0;
+
+	while (off < n) {
+		ssize_t r = pread(in, buf, sizeof buf, off), w;
+		if (r <= 0)
+			return r < 0 ? errno : EIO;
+		w = pwrite(out, buf, (size_t)r, off);
+		if (w != r)
+			return w < 0 ? errno : EIO;
+		off += r;
+	}
+	if (ftruncate(out, n) != 0 || fsync(out) != 0)
+		return errno;
+	return 0;
+}
+
+/*
+ * OUTPUT_THROUGH: the text of the temporary over the target, its previous
+ * text journaled first (journal.h), with signals held throughout; 0 or an
+ * errno value (o->detail set when the journal is involved).
+ */
 static int write_through(struct nvtxt_output *o)
 {
-	int in = fileno(o->file);
-	off_t size = lseek(in, 0, SEEK_END), off = 0;
-	char buf[65536];
+	int in = fileno(o->file), e, back;
+	off_t size = lseek(in, 0, SEEK_END);
+	struct journal j = { .fd = -1 };
+	struct stat st;
 	sigset_t saved;
-	int e = 0;
+	int dir_len = (int)(base_of(o) - o->path);
 
-	if (size < 0)
+	if (size < 0 || fstat(o->target_fd, &st) != 0)
 		return errno;
-	if (size > 0 && (e = posix_fallocate(o->target_fd, 0, size)) != 0)
-		return e;
 	hold_signals(true, &saved);
-	while (off < size) {
-		ssize_t n = pread(in, buf, sizeof buf, off), w;
-		if (n <= 0) {
-			e = n < 0 ? errno : EIO;
-			break;
-		}
-		w = pwrite(o->target_fd, buf, (size_t)n, off);
-		if (w != n) {
-			e = w < 0 ? errno : EIO;
-			break;
-		}
-		off += n;
+	e = journal_write(&j, o->dirfd, base_of(o), o->target_fd, &st);
+	if (e == EEXIST)
+		snprintf(o->detail, sizeof o->detail, "; its journal '%.*s.%s%s' is already there (an interrupted write, or "
+			 "another nvtxtc writing it now): the file is untouched; 'nvtxtc fmt --recover %s' deals with it",
+			 dir_len, o->path, base_of(o), JOURNAL_SUFFIX, o->path);
+	else if (e)
+		snprintf(o->detail, sizeof o->detail, "; its journal '%.*s.%s%s' could not be written, so the file is "
+			 "untouched", dir_len, o->path, base_of(o), JOURNAL_SUFFIX);
+	if (e) {
+		hold_signals(false, &saved);
+		return e;
 	}
-	if (!e && ftruncate(o->target_fd, size) != 0)
-		e = errno;
-	if (!e && fsync(o->target_fd) != 0)
-		e = errno;
+	if (size > 0)
+		e = posix_fallocate(o->target_fd, 0, size);
+	if (!e)
+		e = overwrite(in, o->target_fd, size);
+	back = e ? journal_rollback(&j, o->target_fd) : 0;
+	if (back) {
+		/* neither text is whole: the journal keeps the previous one */
+		snprintf(o->detail, sizeof o->detail, "; it may be half-written, and putting its previous text back failed "
+			 "too (%s): the journal '%.*s.%s%s' keeps that text, which 'nvtxtc fmt --recover %s' puts back",
+			 strerror(back), dir_len, o->path, base_of(o), JOURNAL_SUFFIX, o->path);
+		journal_close(&j);
+	} else if ((back = journal_remove(&j)) != 0 && !e) {
+		e = back;
+		snprintf(o->detail, sizeof o->detail, "; its new text is in place, but its journal '%.*s.%s%s' could not "
+			 "be removed: remove it (nvtxtc fmt --recover would put the previous text back)", dir_len,
+			 o->path, base_of(o), JOURNAL_SUFFIX);
+	}
 	hold_signals(false, &saved);
 	return e;
 }

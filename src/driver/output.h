@@ -14,10 +14,14 @@
  * A file with several hard links is written through instead (its inode
  * kept, so every name sees the new text), and so is a file whose owner,
  * group or an extended attribute the process cannot give to a new file
- * (another user's file, writable through its group): the text is first written to an
- * unnamed temporary; at commit the space is reserved (posix_fallocate), so
- * that a full disk or a file-size limit leaves the file untouched, then it
- * is overwritten and truncated with SIGINT, SIGTERM and SIGHUP held.
+ * (another user's file, writable through its group): the text is first
+ * written to an unnamed temporary; at commit the previous text is copied
+ * to a rollback journal beside the file (journal.h) and synced, then the
+ * space is reserved (posix_fallocate), the file overwritten, truncated and
+ * fsync'ed, and the journal removed, with SIGINT, SIGTERM and SIGHUP held
+ * throughout.  A failure after the journal is complete puts the previous
+ * text back from it; a crash or SIGKILL leaves the journal, which
+ * journal_recover applies.
  *
  * A device or a FIFO (/dev/null, /dev/stdout, a named pipe) is written
  * directly, as it cannot be replaced.
@@ -44,8 +48,14 @@ struct nvtxt_output {
 	char *tmp;             /* the named temporary, or NULL */
 	FILE *file;            /* where to write */
 	int dirfd;             /* the target's directory (-1 for OUTPUT_DIRECT) */
-	int target_fd;         /* OUTPUT_THROUGH: the target, open for writing; else -1 */
+	int target_fd;         /* OUTPUT_THROUGH: the target, open for reading and writing; else -1 */
 	enum output_kind kind;
+	/*
+	 * After a failed output_commit: "" when the target is as it was (or,
+	 * when only the directory's fsync failed, new), else what happened
+	 * and what to do, a clause for after the error's reason ("; ...").
+	 */
+	char detail[4096 + 512];
 };
 
 /*
@@ -55,12 +65,20 @@ struct nvtxt_output {
 int output_open(struct nvtxt_output *o, const char *path);
 /*
  * Flushes, fsyncs and puts the new file in place (see above).  Returns 0,
- * or -1 with errno set, the previous file untouched and no temporary
- * left, except when only the fsync of the directory failed (the new file
- * is in place, but maybe not durably).
+ * or -1 with errno set, the previous file untouched (or put back from its
+ * journal) and no temporary left, except when only the fsync of the
+ * directory failed (the new file is in place, but maybe not durably) and
+ * when, writing through, neither the new text nor the previous one could
+ * be written whole (o->detail says so: the journal is kept).
  */
 int output_commit(struct nvtxt_output *o);
 /* Closes and removes the temporary; the target is untouched. */
 void output_abort(struct nvtxt_output *o);
+/*
+ * When `name` (a directory entry) is a named temporary of this host,
+ * .TARGET.nvtxtc-HOST-PID.XXXXXX, whose process no longer runs: that PID,
+ * with TARGET's length in *target_len (TARGET starts at name + 1).  Else 0.
+ */
+long output_stale_temporary(const char *name, size_t *target_len);
 
 #endif

@@ -15,14 +15,25 @@
  *   shrink=N          the first read() of a regular file (fd > 2) larger than
  *                     N bytes truncates it to N bytes once it has returned
  *                     its data: "another process truncated it" mid-read
+ *   kill=N            the Nth step (1, 2, ...) raises SIGKILL: a step is a
+ *                     call of pwrite, fsync, ftruncate, posix_fallocate,
+ *                     unlink, unlinkat, rename, renameat or linkat; a
+ *                     pwrite writes the first half of its bytes first (a
+ *                     write cut short), any other step is not made.  The
+ *                     process dies as a crash or `kill -9` would leave it,
+ *                     at a point chosen by number: the kill loop of
+ *                     tests/journal.t
  * NVTXT_FAULT_LOG=FILE appends one line per wrapped call: "fsync file",
- * "fsync dir", "linkat", "rename", "renameat", "fallocate".
+ * "fsync dir", "linkat", "rename", "renameat", "fallocate", "pwrite
+ * journal" (to a file whose name ends in -journal), "pwrite", "ftruncate",
+ * "unlink"; with kill=N, "killed" before the process dies.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +79,24 @@ static void note(const char *what)
 	}
 }
 
+/* Counts a step; at the Nth of kill=N, logs "killed" and returns true: the caller raises SIGKILL. */
+static bool kill_now(void)
+{
+	static long steps;
+	long n = fault("kill");
+
+	if (n <= 0 || ++steps != n)
+		return false;
+	note("killed");
+	return true;
+}
+
+static void die(void)
+{
+	raise(SIGKILL);
+	_exit(137); /* not reached */
+}
+
 int fsync(int fd)
 {
 	static int (*real)(int);
@@ -76,6 +105,8 @@ int fsync(int fd)
 	int e = fault(dir ? "fsync-dir" : "fsync");
 
 	note(dir ? "fsync dir" : "fsync file");
+	if (kill_now())
+		die();
 	if (e) {
 		errno = e;
 		return -1;
@@ -91,6 +122,8 @@ int rename(const char *from, const char *to)
 	int e = fault("rename");
 
 	note("rename");
+	if (kill_now())
+		die();
 	if (e) {
 		errno = e;
 		return -1;
@@ -106,6 +139,8 @@ int renameat(int fromfd, const char *from, int tofd, const char *to)
 	int e = fault("rename");
 
 	note("renameat");
+	if (kill_now())
+		die();
 	if (e) {
 		errno = e;
 		return -1;
@@ -121,6 +156,8 @@ int linkat(int fromfd, const char *from, int tofd, const char *to, int flags)
 	int e = fault("rename");
 
 	note("linkat");
+	if (kill_now())
+		die();
 	if (e) {
 		errno = e;
 		return -1;
@@ -136,6 +173,8 @@ int posix_fallocate(int fd, off_t off, off_t len)
 	int e = fault("fallocate");
 
 	note("fallocate");
+	if (kill_now())
+		die();
 	if (e)
 		return e;
 	if (!real)
@@ -186,4 +225,85 @@ int openat(int dirfd, const char *path, int flags, ...)
 	if (!real)
 		real = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
 	return real(dirfd, path, flags, mode);
+}
+
+/* "pwrite journal" for a file whose name ends in -journal, else "pwrite". */
+static void note_write(int fd)
+{
+	char proc[64], path[4096];
+	ssize_t n;
+
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	n = readlink(proc, path, sizeof path - 1);
+	path[n > 0 ? n : 0] = '\0';
+	n = (ssize_t)strlen(path);
+	note(n > 8 && strcmp(path + n - 8, "-journal") == 0 ? "pwrite journal" : "pwrite");
+}
+
+static ssize_t do_pwrite(const char *sym, int fd, const void *buf, size_t count, off_t off)
+{
+	ssize_t (*real)(int, const void *, size_t, off_t) =
+		(ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, sym);
+
+	note_write(fd);
+	if (kill_now()) {
+		if (count > 1)
+			(void)!real(fd, buf, count / 2, off);
+		die();
+	}
+	return real(fd, buf, count, off);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t count, off_t off)
+{
+	return do_pwrite("pwrite", fd, buf, count, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t count, off_t off)
+{
+	return do_pwrite("pwrite64", fd, buf, count, off);
+}
+
+static int do_ftruncate(const char *sym, int fd, off_t len)
+{
+	int (*real)(int, off_t) = (int (*)(int, off_t))dlsym(RTLD_NEXT, sym);
+
+	note("ftruncate");
+	if (kill_now())
+		die();
+	return real(fd, len);
+}
+
+int ftruncate(int fd, off_t len)
+{
+	return do_ftruncate("ftruncate", fd, len);
+}
+
+int ftruncate64(int fd, off_t len)
+{
+	return do_ftruncate("ftruncate64", fd, len);
+}
+
+int unlink(const char *path)
+{
+	static int (*real)(const char *);
+
+	note("unlink");
+	if (kill_now())
+		die();
+	if (!real)
+		real = (int (*)(const char *))dlsym(RTLD_NEXT, "unlink");
+	return real(path);
+}
+
+int unlinkat(int dirfd, const char *path, int flags)
+{
+	static int (*real)(int, const char *, int);
+
+	note("unlink");
+	if (kill_now())
+		die();
+	if (!real)
+		real = (int (*)(int, const char *, int))dlsym(RTLD_NEXT, "unlinkat");
+	return real(dirfd, path, flags);
 }
