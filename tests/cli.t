@@ -360,7 +360,7 @@ ok $? "20: -fdiagnostics-format=text"
 
 # help COMMAND: the command's usage and only its options
 "$NVTXTC" help fmt >out 2>err
-is "$?:$(head -n 1 out)" "0:Usage: nvtxtc fmt [--check|-l] [-d] [-i|-w] [OPTION]... FILE..." "20: nvtxtc help fmt prints fmt's help"
+is "$?:$(head -n 1 out)" "0:Usage: nvtxtc fmt [--check|-l] [-d] [-i|-w|--recover] [OPTION]... FILE..." "20: nvtxtc help fmt prints fmt's help"
 ! grep -q -- '--emit\|--fix\|--stdio\|-Wall\|-o FILE' out
 ok $? "20: ... without the options fmt does not take"
 "$NVTXTC" fmt --help >out2 2>err
