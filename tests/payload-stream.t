@@ -37,9 +37,14 @@ cat "$T/t.payload" | limited "$NVTXTC" dump - >"$T/out" 2>"$T/err"
 ok $? "dump of the payload from a pipe under ulimit -v 65536 $(head -n 2 "$T/err")"
 "$NVTXTC" dump "$T/t.payload" >"$T/want.dump"
 same_file "$T/out" "$T/want.dump" "... prints what dump of the file prints"
-cat "$T/t.payload" | env -u NVTX_INJECTION64_PATH sh -c 'ulimit -v 65536 && exec "$@"' sh "$NVTXTC" replay - >"$T/out" 2>"$T/err"
-is "$?:$(cat "$T/err")" "0:nvtxtc: warning: replay: no NVTX tool is attached (NVTX_INJECTION64_PATH is not set): the events are submitted to NVTX and go nowhere [usage]" \
-	"replay of the payload from a pipe under ulimit -v 65536 (no tool: a warning says so)"
+# (a build without the NVTX headers has no replay: make says so, README)
+if "$NVTXTC" replay "$T/t.payload" 2>&1 >/dev/null | grep -q 'built without the NVTX headers'; then
+	skip "replay under ulimit -v 65536: nvtxtc was built without the NVTX headers"
+else
+	cat "$T/t.payload" | env -u NVTX_INJECTION64_PATH sh -c 'ulimit -v 65536 && exec "$@"' sh "$NVTXTC" replay - >"$T/out" 2>"$T/err"
+	is "$?:$(cat "$T/err")" "0:nvtxtc: warning: replay: no NVTX tool is attached (NVTX_INJECTION64_PATH is not set): the events are submitted to NVTX and go nowhere [usage]" \
+		"replay of the payload from a pipe under ulimit -v 65536 (no tool: a warning says so)"
+fi
 limited "$NVTXTC" --emit=payload -o "$T/again.payload" "$T/t.nvtxt" 2>"$T/err" &&
 	cmp -s "$T/again.payload" "$T/t.payload"
 ok $? "--emit=payload under ulimit -v 65536 writes the same file"
