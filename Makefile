@@ -64,10 +64,9 @@ PAYLOAD_SRCS = $(filter-out src/payload/replay.c,$(wildcard src/payload/*.c)) \
 LIB_SRCS += $(PAYLOAD_SRCS)
 CPPFLAGS += $(NVTX_CPPFLAGS)
 LDLIBS += $(if $(NVTX_CPPFLAGS),-ldl) -pthread
-# JSON and SARIF diagnostics (src/diag/diag_json.c, diag_sarif.c): Debian's libjansson-dev;
-# --emit=chrome (src/backends/emit_chrome.c): Debian's libjson-c-dev.  -ljansson comes
-# first: both export json_object_get, which only jansson's users call.
-LDLIBS += -ljansson -ljson-c
+# JSON and SARIF diagnostics (src/diag/diag_json.c, diag_sarif.c) and the tests' JSON
+# parsing: Debian's libjansson-dev.  --emit=chrome writes its own bytes (src/backends/trace_writer.c).
+LDLIBS += -ljansson
 UNIT_SRCS += tests/unit/payload.c
 RECORDER = $(B)/tests/inject/recorder.so
 CHECK_DEPS = $(if $(NVTX_CPPFLAGS),$(RECORDER))
@@ -80,7 +79,7 @@ all: $(BIN) libs
 
 $(B)/.deps-ok:
 	@mkdir -p $(B)
-	@sh .ci/deps flex bison jansson json-c
+	@sh .ci/deps flex bison jansson
 	@touch $@
 
 $(B)/nvtxt.tab.c $(B)/nvtxt.tab.h &: grammar/nvtxt.y $(B)/.deps-ok
@@ -113,7 +112,7 @@ $(B)/nvtxt.tab.o: $(B)/nvtxt.lex.h
 #                        or buf_add never clashes with the library's
 OBJ_FLAGS = -fPIC -fno-semantic-interposition
 PUBLIC_HEADERS = $(sort $(wildcard include/nvtxt/*.h))
-LIB_DEPLIBS = $(if $(NVTX_CPPFLAGS),-ldl) -pthread -ljansson -ljson-c
+LIB_DEPLIBS = $(if $(NVTX_CPPFLAGS),-ldl) -pthread -ljansson
 LIB_SONAME = libnvtxt.so.0
 LIB_VERSION ?= 0.1
 
@@ -329,12 +328,14 @@ $(B)/bench/gen: bench/gen.c
 	@mkdir -p $(B)/bench
 	$(CC) -std=c11 -Wall -Wextra -O2 -o $@ bench/gen.c
 
-# what one event costs each JSON library (bench/json_cost.c; bench/README.md, issue 14)
+# what one event costs each JSON library (bench/json_cost.c; bench/README.md, issue 14);
+# json-c is used by nothing else (Debian's libjson-c-dev, installed here when missing)
 $(B)/bench/json_cost_jansson: bench/json_cost.c src/backends/timeconv.h
 	@mkdir -p $(B)/bench
 	$(CC) -std=c11 -Wall -Wextra -O2 -Isrc/backends -Iinclude/nvtxt -o $@ bench/json_cost.c -ljansson
 $(B)/bench/json_cost_jsonc: bench/json_cost.c src/backends/timeconv.h
 	@mkdir -p $(B)/bench
+	@sh .ci/deps json-c
 	$(CC) -std=c11 -Wall -Wextra -O2 -DJSON_COST_JSONC -Isrc/backends -Iinclude/nvtxt -o $@ bench/json_cost.c -ljson-c
 
 bench: $(BIN) $(B)/bench/gen

@@ -4,15 +4,15 @@
  * chrome://tracing and speedscope read.
  *
  * Source: "Trace Event Format" (Google, the Chromium catapult document):
- * the JSON object format, duration events B/E, instant events i with
- * scope s, async events b/e with id, metadata events M process_name and
+ * the JSON object format, complete events X, duration events B/E,
+ * instant events i, async events b/e with id, metadata events M process_name and
  * thread_name.  The mapping, the timestamps and their exactness are
  * documented in nvtxtc(1), CHROME TRACE EVENTS.
  *
- * Memory is bounded by the number of categories (their names and paths),
- * never by the number of events: each event is one JSON object,
- * serialised by json-c (emit_chrome.c says why not jansson) and written
- * at once.
+ * Memory is bounded by the number of categories (their names and paths)
+ * and of pushes left open at end of file, never by the number of events:
+ * each event is written by trace_writer.c as it comes (a push/pop range
+ * at its pop).
  */
 #ifndef NVTXT_EMIT_CHROME_H
 #define NVTXT_EMIT_CHROME_H
@@ -34,19 +34,25 @@ void nvtxt_chrome_free(struct nvtxt_chrome *c);
 
 /*
  * The back end.  `event` and `finish` return -1 with errno set: the
- * write's error (EIO when the stream has its error flag without errno);
- * EDOM for a time base without a known rate and ERANGE for a time whose
- * nanoseconds do not fit in int64, both with a message from
- * nvtxt_chrome_error.  `finish` writes the end of the document: a file
- * that stops before it (an error) is not valid JSON.
+ * write's error (EIO when the stream has its error flag without errno).
+ * A time that does not convert (EDOM: a time base without a known rate;
+ * ERANGE: nanoseconds outside int64) does not stop the compile: the error
+ * is kept, nothing more is written, and `finish` returns -1 with errno
+ * EDOM; the errors are then read with nvtxt_chrome_error.  A file that
+ * stops before `finish` (an error) is not valid JSON.
  */
 struct nvtxt_backend nvtxt_chrome_backend(struct nvtxt_chrome *c);
 
 /*
- * The message of the conversion error that stopped the export (without
- * location) and, in *loc, the event's location; NULL when there was none.
- * Valid until nvtxt_chrome_free.
+ * The number of conversion errors, and the message of the i-th (0-based,
+ * in line order; without location) with its event's location in *loc;
+ * NULL when i is past the last one kept (the first 1000 are).  Valid until
+ * nvtxt_chrome_free.
  */
-const char *nvtxt_chrome_error(const struct nvtxt_chrome *c, struct nvtxt_loc *loc);
+size_t nvtxt_chrome_errors(const struct nvtxt_chrome *c);
+const char *nvtxt_chrome_error(const struct nvtxt_chrome *c, size_t i, struct nvtxt_loc *loc);
+
+/* The exporter's writer (trace_writer.h), for tests that observe its events. */
+struct nvtxt_trace_writer *nvtxt_chrome_writer(struct nvtxt_chrome *c);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "backend.h"
 #include "language.h"
@@ -106,21 +107,34 @@ struct nvtxt_backend nvtxt_tconv_filter_backend(struct nvtxt_tconv_filter *state
  */
 static inline size_t timeconv_us_text(char *buf, __int128 off)
 {
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	unsigned __int128 mag = off < 0 ? -(unsigned __int128)off : (unsigned __int128)off;
 	/* 64-bit division where the magnitude fits (any offset of under 584 years) */
 	uint64_t us = mag >> 64 ? (uint64_t)(mag / 1000) : (uint64_t)mag / 1000;
 	unsigned frac = mag >> 64 ? (unsigned)(mag % 1000) : (unsigned)((uint64_t)mag % 1000);
-	char digits[24];
-	size_t n = 0, len = 0;
+	char digits[24], *d = digits + sizeof digits;
+	size_t len = 0, n;
 
-	do {
-		digits[n++] = (char)('0' + us % 10);
-		us /= 10;
-	} while (us);
+	/* the whole microseconds, two digits a step from the right */
+	while (us >= 100) {
+		d -= 2;
+		memcpy(d, pairs + 2 * (us % 100), 2);
+		us /= 100;
+	}
+	if (us >= 10) {
+		d -= 2;
+		memcpy(d, pairs + 2 * us, 2);
+	} else {
+		*--d = (char)('0' + us);
+	}
 	if (off < 0)
 		buf[len++] = '-';
-	while (n)
-		buf[len++] = digits[--n];
+	n = (size_t)(digits + sizeof digits - d);
+	memcpy(buf + len, d, n);
+	len += n;
 	buf[len++] = '.';
 	buf[len++] = (char)('0' + frac / 100);
 	if (frac % 100) {

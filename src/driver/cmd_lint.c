@@ -86,12 +86,21 @@ static int lint_one(struct run *run, const char *path)
 	status = check_file(opt, &run->sink, &run->totals, path, em ? &be : NULL, em ? &ref : NULL);
 	if (em && em->error) {
 		struct nvtxt_loc loc;
-		const char *msg = em->error(state, &loc);
-		if (msg) {
-			/* an error of the input that the back end found: a time that does not convert */
-			report_backend_error(run, path, &loc, msg);
+		const char *msg;
+		/* errors of the input that the back end found: times that do not convert */
+		unsigned long i, max = opt->diag.max_errors;
+		for (i = 0; (msg = em->error(state, i, &loc)) != NULL; i++) {
+			if (max && i >= max)
+				run->totals.errors++;
+			else
+				report_backend_error(run, path, &loc, msg);
 			status = 1;
 		}
+		if (max && i > max)
+			nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE,
+						    input_display(opt, path),
+						    "%lu more error%s not shown (--max-errors=%lu)", i - max,
+						    i - max == 1 ? "" : "s", max);
 	}
 	if (em && em->stop)
 		em->stop(state);

@@ -137,10 +137,11 @@ struct subcommand {
  * keep state in *state; it returns 0, or -1 with errno set.  `stop` (may
  * be NULL) frees that state after the compile.  A back end with
  * needs_output writes a binary file and requires -o.  `start` NULL: no
- * back end (--emit=none).  `error` (may be NULL), called before `stop`,
- * returns the message of an error in the input that the back end found
- * itself (a time that does not convert: its callbacks returned -1 with
- * errno EDOM or ERANGE) and its location in *loc, or NULL.
+ * back end (--emit=none).  `error` (may be NULL), called before `stop`
+ * with i = 0, 1, ... until it returns NULL, returns the message of the
+ * i-th error in the input that the back end found itself (a time that
+ * does not convert: its callbacks returned -1 with errno EDOM or ERANGE),
+ * in line order, and its location in *loc.
  */
 struct emitter {
 	const char *name;
@@ -148,7 +149,7 @@ struct emitter {
 	bool needs_output;
 	int (*start)(const struct options *opt, FILE *out, struct nvtxt_backend *be, void **state);
 	void (*stop)(void *state);
-	const char *(*error)(void *state, struct nvtxt_loc *loc);
+	const char *(*error)(void *state, size_t i, struct nvtxt_loc *loc);
 };
 
 /* main.c: the tables. */

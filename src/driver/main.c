@@ -88,11 +88,11 @@ static void stop_emit(void *state)
 	free(st);
 }
 
-static const char *emit_error(void *state, struct nvtxt_loc *loc)
+static const char *emit_error(void *state, size_t i, struct nvtxt_loc *loc)
 {
 	struct emit_state *st = state;
 
-	if (!st->filter.error[0])
+	if (i > 0 || !st->filter.error[0])
 		return NULL;
 	*loc = st->filter.error_loc;
 	return st->filter.error;
@@ -112,9 +112,9 @@ static void stop_chrome(void *state)
 	nvtxt_chrome_free(state);
 }
 
-static const char *chrome_error(void *state, struct nvtxt_loc *loc)
+static const char *chrome_error(void *state, size_t i, struct nvtxt_loc *loc)
 {
-	return nvtxt_chrome_error(state, loc);
+	return nvtxt_chrome_error(state, i, loc);
 }
 
 const struct emitter emitters[] = {
