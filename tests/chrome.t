@@ -4,7 +4,7 @@
 # tests/fmt, examples, the viewer's trace) is exported and the export is
 # parsed back with jansson by $TOOLS/chrome_check, which compares it with
 # the file's checked events (its normal form): every event present once,
-# B/E balanced per thread, times exact to the nanosecond.  Then the
+# ranges paired as in the normal form, times exact to the nanosecond.  Then the
 # errors, the exact timestamps and --emit=nvtxt with a conversion, by hand.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -64,7 +64,7 @@ sed -e '/"unclosed"/d' -e 's/"line":5}},$/"line":5}}/' "$T/open.json" >"$T/bad.j
 is "$?:$(head -n 1 "$T/check")" "1:chrome_check: 1 push/pop ranges in the export, expected 4" \
 	"chrome_check sees open pushes left without a range"
 
-# A name that outgrows its node, then none, then a short one (json-c 0.16 leaked here: check-sanitize).
+# A long name, then none, then a short one.
 printf 'Marker, 1, Manual, 1, 2, , , "a name longer than the first", \nMarker, 2, Manual, 1, 2, , , , \nMarker, 3, Manual, 1, 2, , , "b", \n' >"$T/names.nvtxt"
 "$NVTXTC" --emit=chrome "$T/names.nvtxt" | grep -o '"name":"[^"]*"' | tr '\n' ' ' >"$T/out"
 is "$(cat "$T/out")" '"name":"a name longer than the first" "name":"" "name":"b" ' "names long, empty, short"
@@ -111,6 +111,17 @@ grep -q '^1 error generated' "$T/err"
 ok $? "the error is counted"
 "$NVTXTC" --emit=chrome --time-conversion=Qpc:lin:0,0,1000 "$T/qpc.nvtxt" | grep -q '"name":"tick","ph":"i","ts":7000.0,'
 ok $? "with Qpc at 1 kHz the marker converts (7 ticks = 7000000 ns)"
+# Every call whose time does not convert is an error, in line order; nothing is written.
+printf 'Marker, 7, Qpc, 1, 2, , , "a", \nRangeStartEnd, 1, 2, Qpc, 1, 2, , , "b", \nMarker, 9, Manual, 1, 2, , , "ok", \nMarker, 10, Rdtsc, 1, 2, , , "c", \n' >"$T/three.nvtxt"
+"$NVTXTC" --emit=chrome -o "$T/three.json" "$T/three.nvtxt" 2>"$T/err"
+is "$?:$(grep -o '^[^ ]*three.nvtxt:[0-9]*:[0-9]*: error: time base [A-Za-z]*' "$T/err" | sed 's|.*three.nvtxt:||' | tr '\n' ' ')$(tail -n 1 "$T/err")" \
+	"1:1:1: error: time base Qpc 2:1: error: time base Qpc 4:1: error: time base Rdtsc 3 errors generated." \
+	"three conversion errors (lines 1, 2 and 4): all three, in line order, one for a start/end range's two times"
+! [ -e "$T/three.json" ]
+ok $? "and no output file"
+"$NVTXTC" --emit=chrome --max-errors=2 "$T/three.nvtxt" 2>"$T/err" >/dev/null
+is "$(grep -c ': error: ' "$T/err"):$(grep -c '1 more error not shown (--max-errors=2)' "$T/err")" "2:1" \
+	"--max-errors=2 shows two of them and counts the third"
 # Overflow is an error, never a wrapped value.
 "$NVTXTC" --emit=chrome --time-conversion=Qpc:lin:0,0,1 "$T/qpc.nvtxt" 2>"$T/err" >/dev/null
 is "$?:$(grep -c 'outside the int64 range' "$T/err")" "0:0" "7 s at 1 Hz does not overflow"
