@@ -190,9 +190,9 @@ ifneq ($(OFFLINE),)
 export NVTXTC_OFFLINE = 1
 endif
 
-check: $(BIN) $(LIBS) $(UNIT_TESTS) $(CHECK_DEPS) $(TEST_TOOLS) $(FAULTS)
+check: $(BIN) $(LIBS) $(UNIT_TESTS) $(CHECK_DEPS) $(TEST_TOOLS) $(FAULTS) $(B)/bench/gen
 	@sh .ci/deps --tests $(CHECK_TOOLS)
-	NVTXTC=$(BIN) TOOLS=$(abspath $(B)/tests/tools) RECORDER=$(abspath $(RECORDER)) FAULTS=$(abspath $(FAULTS)) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t tests/payload-goldens/run.t
+	NVTXTC=$(BIN) TOOLS=$(abspath $(B)/tests/tools) GEN=$(abspath $(B)/bench/gen) RECORDER=$(abspath $(RECORDER)) FAULTS=$(abspath $(FAULTS)) $(PROVE) --exec '' $(UNIT_TESTS) tests/*.t tests/payload-goldens/run.t
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-sanitize:

@@ -33,6 +33,53 @@ for f in tests/emit/*.nvtxt tests/lint/*.nvtxt tests/fmt/*.nvtxt examples/*.nvtx
 	[ $st = 0 ] || sed 's/^/# /' "$T/check" | head -n 10
 done
 
+# The writer against jansson (issue 22's rule, condition a): every export of the test files, the
+# examples, the corpus, the fuzz corpus and a generated trace is parsed with jansson and compared,
+# event by event, with the document jansson builds from the events the writer was given.
+DIFF=${TOOLS:-$top/build/tests/tools}/chrome_diff
+GEN=${GEN:-$top/build/bench/gen}
+if [ -x "$GEN" ]; then
+	"$GEN" 3000000 >"$T/gen.nvtxt"
+	ok $? "bench/gen writes a 3 MB trace"
+else
+	ok 1 "no $GEN: make check builds it (make build/bench/gen)"
+fi
+# hostile but valid strings: controls, quotes, backslashes, U+2028/2029, DEL, non-BMP, long
+long=$(head -c 300000 /dev/zero | tr '\0' 'x')
+{
+	printf 'NameProcess, 1, "tab\there\033esc\001soh\037us\177del"\n'
+	cat <<'EOF'
+NameOsThread, 1, 2, 'say "hi" \ back\slash'
+RangePush, 2, Manual, 1, 2, 3, , "/ \\ \u0041 \n", 
+RangePop, 3, Manual, 1, 2
+EOF
+	printf 'SetFileDisplayName, "sep\342\200\250line\342\200\251para"\n'
+	printf 'NameCategory, 3, "cat \360\237\230\200 \344\270\255 \303\251"\n'
+	printf 'Marker, 1, Manual, 1, 2, 3, , "%s", \n' "$long"
+} >"$T/strings.nvtxt"
+"$NVTXTC" lint -w "$T/strings.nvtxt"
+ok $? "the hostile strings lint clean"
+# shellcheck disable=SC2086
+"$DIFF" -c Qpc:lin:0,0,1000000000 -c Rdtsc:lerp:0,0,1000,1000 -c CNTVCT:lin:5,5,1000000000 \
+	tests/*/*.nvtxt examples/*.nvtxt "$top"/../shared/corpus/*.nvtxt tests/fuzz/corpus/*/* \
+	"$T/strings.nvtxt" ${GEN:+"$T/gen.nvtxt"} >"$T/diff" 2>&1
+ok $? "chrome_diff: every export equals jansson's document, event by event"
+sed 's/^/# /' "$T/diff" | head -n 12
+"$NVTXTC" --emit=chrome "$T/strings.nvtxt" >"$T/s.json"
+{
+	printf '%s\n' '"name":"tab\there\u001besc\u0001soh\u001fus'"$(printf '\177')"'del"'
+	cat <<'EOF'
+"name":"say \"hi\" \\ back\\slash"
+"name":"/ \\\\ \\u0041 \\n"
+"file_display_name":"sep\u2028line\u2029para"
+EOF
+	printf '"cat":"cat \360\237\230\200 \344\270\255 \303\251"\n'
+} >"$T/want"
+grep -v '"name":"xxx' "$T/s.json" | grep -F -c -f "$T/want" >"$T/n"
+is "$(cat "$T/n")" 4 "strings escaped as nvtxtc(1) says: controls, quotes, backslashes, U+2028/9 escaped; DEL, non-BMP, '/' as they are"
+grep -o '"name":"x*"' "$T/s.json" | awk '{ print length($0) }' >"$T/n"
+is "$(cat "$T/n")" 300009 "a name of 300000 bytes, longer than the writer's buffer, is written whole"
+
 # The checker finds a time one nanosecond off, and a missing event.
 "$NVTXTC" --emit=chrome -o "$T/v.json" tests/viewer/ranges.nvtxt
 sed 's/"dur":300.0,/"dur":300.001,/' "$T/v.json" >"$T/bad.json"
