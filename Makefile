@@ -208,7 +208,7 @@ check-sanitize:
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_B = $(B)/fuzz
-FUZZ_TARGETS = frontend fmt payload fast_paths lsp chrome report
+FUZZ_TARGETS = frontend fmt payload fast_paths lsp chrome report chrome_strings
 FUZZ_FLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_RUN_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 FUZZ_LIB_OBJS = $(LIB_SRCS:src/%.c=$(FUZZ_B)/obj/%.o) $(FUZZ_B)/obj/nvtxt.tab.o $(FUZZ_B)/obj/nvtxt.lex.o
@@ -244,7 +244,7 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: $(FUZZ_BINS)
 	@st=0; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_B)/corpus/$$t || exit 1; \
-		case $$t in payload) dict= ;; lsp) dict=-dict=tests/fuzz/lsp.dict ;; *) dict=-dict=tests/fuzz/nvtxt.dict ;; esac; \
+		case $$t in payload|chrome_strings) dict= ;; lsp) dict=-dict=tests/fuzz/lsp.dict ;; *) dict=-dict=tests/fuzz/nvtxt.dict ;; esac; \
 		seeds=tests/fuzz/corpus/$$t; case $$t in fast_paths|chrome|report) seeds=tests/fuzz/corpus/frontend ;; esac; \
 		found=; [ -d tests/fuzz/crashes-found/$$t ] && found=tests/fuzz/crashes-found/$$t; \
 		echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
