@@ -118,6 +118,8 @@ for size in $BENCH_SIZES; do
 	best emit=payload "$size" "$f" "$runs" "$NVTXTC" --emit=payload -o "$out" "$f"
 	best fmt "$size" "$f" "$runs" "$NVTXTC" fmt "$f"
 	best emit=chrome "$size" "$f" "$runs" "$NVTXTC" --emit=chrome "$f"
+	# issue 22: the bytes the chrome export writes
+	echo "$size chrome-out $("$NVTXTC" --emit=chrome "$f" | wc -c)" >> "$RES"
 	best info "$size" "$f" "$runs" "$NVTXTC" info "$f"
 	# issue 15: the payload written above, read as a stream
 	best pl-lint "$size" "$f" "$runs" "$NVTXTC" lint "$out"
@@ -136,6 +138,7 @@ function mb(b) { return b / 1e6 }
 function human(b) { return b >= 1e9 ? sprintf("%.2f GB", b / 1e9) : sprintf("%.0f MB", b / 1e6) }
 function verdict(ok) { return ok ? "met    " : "NOT MET" }
 $2 == "SKIPPED" { skipped[$1] = $3; nsz++; sz[nsz] = $1; next }
+$2 == "chrome-out" { cout[$1] = $3; next }
 {
 	if (!($1 in seen)) { seen[$1] = 1; nsz++; sz[nsz] = $1 }
 	t[$1, $2] = $3 / 1e6; rss[$1, $2] = $4 / 1024; bytes[$1] = $5; cput[$1, $2] = $6 / 1e6
@@ -226,6 +229,18 @@ END {
 		if (!c0) { c0 = rss[s, "emit=chrome"]; i0 = rss[s, "info"] }
 		if (rss[s, "emit=chrome"] > 1.5 * c0 + 2 || rss[s, "info"] > 1.5 * i0 + 2) okm = 0
 	}
+	# issue 22: --emit=chrome <= 4.0x lint and its output <= 3.0x the input, at 100 MB
+	l22 = ""; ok22 = ok22b = 1; at100b = 0
+	for (i = 1; i <= nsz; i++) {
+		s = sz[i]; if (s in skipped) continue
+		r = t[s, "emit=chrome"] / t[s, "lint"]; r2 = cout[s] / bytes[s]
+		l22 = l22 sprintf(" %s %.2fx time, %.2fx bytes;", human(bytes[s]), r, r2)
+		if (bytes[s] >= 1e8 && bytes[s] < 1e9) { at100b = 1; if (r > 4.0) ok22 = 0; if (r2 > 3.0) ok22b = 0 }
+	}
+	print "targets of issue 22 (the chrome row, at 100 MB):"
+	printf "  %s emit=chrome <= 4.0x lint:%s\n", at100b ? verdict(ok22) : "not measured (no 100 MB size):", l22
+	printf "  %s emit=chrome output <= 3.0x the input bytes\n", at100b ? verdict(ok22b) : "not measured (no 100 MB size):"
+	print ""
 	print "targets of issue 14:"
 	printf "  %s emit=chrome and info <= 1.5x lint at 100 MB (chrome/info):%s\n", at100 ? verdict(okc) : "not measured (no 100 MB size):", lc
 	printf "  %s peak RSS of emit=chrome and info flat (<= 1.5x + 2 MiB of the smallest size):%s\n", verdict(okm), lm
