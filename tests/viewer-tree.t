@@ -9,20 +9,15 @@
 # the nanosecond) must be the normal form's (--emit=nvtxt).
 # tests/viewer/same-ts.nvtxt holds the hard cases: zero-length ranges
 # among siblings, children starting or ending with their parent, ranges
-# of one name back to back, pushes left open.  Needs node and `npm ci`:
-# without them the test fails, saying how to get them.
+# of one name back to back, pushes left open.  Needs node and the npm
+# packages (make check installs them; without them the test fails, saying
+# how to get them, or skips under make check OFFLINE=1).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 CONV="--time-conversion=Qpc:lin:0,0,1000000000 --time-conversion=Rdtsc:lerp:0,0,1000,1000
       --time-conversion=CNTVCT:lin:5,5,1000000000 --time-conversion=FileTime:lerp:-10,-10,10,10"
 
-if ! command -v node >/dev/null 2>&1; then
-	ok 1 "node is needed: apt-get install nodejs npm (Debian), then npm ci at the top of the tree"
-	done_testing
-	exit
-fi
-if ! [ -d "$top/node_modules/speedscope" ]; then
-	ok 1 "speedscope is not installed: run npm ci at the top of the tree"
+if ! need node "speedscope's importer runs under Node" || ! need node_modules "the npm package speedscope"; then
 	done_testing
 	exit
 fi
