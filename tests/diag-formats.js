@@ -106,7 +106,8 @@ function fromSarif(doc, json) {
 		if (!p) return ['?', 0, 0];
 		const file = files[p.artifactLocation.index];
 		if (decodeURIComponent(p.artifactLocation.uri) !== file) bad.push(`uri ${p.artifactLocation.uri} is not artifact ${file}`);
-		return [file, p.region ? p.region.startLine : 0, p.region ? p.region.startColumn : 0];
+		// a result about the file as a whole spans its bytes (byteOffset 0): no line, no column
+		return [file, p.region && p.region.startLine ? p.region.startLine : 0, p.region && p.region.startLine ? p.region.startColumn : 0];
 	};
 	let sarifFixes = 0;
 	for (const r of run.results) {

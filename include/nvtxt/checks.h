@@ -16,7 +16,7 @@
 enum nvtxt_severity { NVTXT_SEV_NOTE, NVTXT_SEV_WARNING, NVTXT_SEV_ERROR };
 
 enum nvtxt_check_id {
-#define CHECK(id, name, severity, fixable, section, description) NVTXT_CHECK_##id,
+#define CHECK(id, ...) NVTXT_CHECK_##id,
 #include "checks.def"
 #undef CHECK
 	NVTXT_CHECK_COUNT
@@ -29,6 +29,7 @@ struct nvtxt_check {
 	bool fixable;                  /* its fix-its are unambiguous: --fix may apply them */
 	const char *section;           /* the rule it enforces: "COMMANDS" of nvtxt(5), ... */
 	const char *description;       /* one line, no final period */
+	const char *help;              /* what to do about it: sentences, `code` in backquotes */
 };
 
 /*

@@ -57,15 +57,25 @@ void nvtxt_report_free(struct nvtxt_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
+struct nvtxt_report_file *nvtxt_report_input(struct nvtxt_report *r, const char *name, bool unnamed)
+{
+	struct nvtxt_report_file *f;
+
+	r->files = xrealloc(r->files, (r->nfiles + 1) * sizeof(*r->files));
+	f = &r->files[r->nfiles++];
+	memset(f, 0, sizeof(*f));
+	f->name = xstrndup(name, strlen(name));
+	f->unnamed = unnamed;
+	f->size = -1;
+	return f;
+}
+
 struct nvtxt_report_file *nvtxt_report_file(struct nvtxt_report *r, const char *name)
 {
 	for (size_t i = r->nfiles; i-- > 0;)
 		if (strcmp(r->files[i].name, name) == 0)
 			return &r->files[i];
-	r->files = xrealloc(r->files, (r->nfiles + 1) * sizeof(*r->files));
-	memset(&r->files[r->nfiles], 0, sizeof(*r->files));
-	r->files[r->nfiles].name = xstrndup(name, strlen(name));
-	return &r->files[r->nfiles++];
+	return nvtxt_report_input(r, name, false);
 }
 
 /* UTF-16 code units in text[0..n): a malformed byte counts as one U+FFFD. */
@@ -135,9 +145,16 @@ static void copy_loc(struct nvtxt_report_loc *out, const struct nvtxt_loc *loc,
 	out->line = loc->line;
 	out->col = loc->col ? loc->col : 1;
 	out->end_col = out->col + loc->len;
-	if (!src || !units_before(src, loc, out->col - 1, &before))
+	/* nothing comes before column 1, and an empty span ends where it starts: no text needed */
+	if (out->col == 1)
+		before = 0;
+	else if (!src || !units_before(src, loc, out->col - 1, &before))
 		return;
 	out->col16 = before + 1;
+	if (loc->len == 0)
+		out->end_col16 = out->col16;
+	if (!src)
+		return;
 	/* the span, from a window that starts at or before it */
 	at = *loc;
 	at.col = out->col;
@@ -210,33 +227,10 @@ void nvtxt_report_fixed(struct nvtxt_report *r, const char *name, const struct n
 
 void nvtxt_report_move(struct nvtxt_report *to, struct nvtxt_report *from)
 {
-	for (size_t i = 0; i < from->nfiles; i++) {
-		struct nvtxt_report_file *src = &from->files[i];
-		struct nvtxt_report_file *dst = nvtxt_report_file(to, src->name);
-		if (!dst->ndiags && !dst->nfixes && !dst->errors && !dst->warnings) {
-			char *name = dst->name;
-			*dst = *src;
-			free(name);
-			continue;
-		}
-		/* the same file twice on the command line: one entry, the counts added */
-		for (size_t j = 0; j < src->ndiags; j++) {
-			void *p = dst->diags;
-			xgrow(&p, &dst->diags_cap, dst->ndiags + 1, sizeof(*dst->diags));
-			dst->diags = p;
-			dst->diags[dst->ndiags++] = src->diags[j];
-		}
-		dst->fixes = xrealloc(dst->fixes, (dst->nfixes + src->nfixes + 1) * sizeof(*dst->fixes));
-		for (size_t j = 0; j < src->nfixes; j++)
-			dst->fixes[dst->nfixes++] = src->fixes[j];
-		dst->errors += src->errors;
-		dst->warnings += src->warnings;
-		dst->hidden_errors += src->hidden_errors;
-		dst->hidden_warnings += src->hidden_warnings;
-		free(src->diags);
-		free(src->fixes);
-		free(src->name);
-	}
+	/* each entry is an input of the command line: appended as it is, never merged */
+	to->files = xrealloc(to->files, (to->nfiles + from->nfiles + 1) * sizeof(*to->files));
+	for (size_t i = 0; i < from->nfiles; i++)
+		to->files[to->nfiles++] = from->files[i];
 	free(from->files);
 	from->files = NULL;
 	from->nfiles = 0;

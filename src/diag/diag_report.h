@@ -29,7 +29,8 @@
  * 1-based; the end columns are exclusive (the column just after the last
  * character), as in SARIF 2.1.0 3.30.5-3.30.8.  col16 and end_col16 count
  * UTF-16 code units (a character above U+FFFF counts 2); 0 when the line's
- * text was not available.  line 0: no place in the file (then nothing
+ * text was not available (column 1 and an empty span need no text: col16
+ * is then 1, end_col16 col16).  line 0: no place in the file (then nothing
  * else is set).
  */
 struct nvtxt_report_loc {
@@ -65,9 +66,14 @@ struct nvtxt_report_fix {
 	char *replacement;
 };
 
-/* One input of the run, in command-line order. */
+/*
+ * One input of the run, in command-line order; an input named twice has
+ * two entries.
+ */
 struct nvtxt_report_file {
 	char *name;                    /* as diagnostics show it (the path, or --stdin-name) */
+	bool unnamed;                  /* standard input without --stdin-name: no path at all */
+	long long size;                /* bytes, when known (a regular file, spooled stdin); else -1 */
 	struct nvtxt_report_diag *diags;
 	size_t ndiags, diags_cap;
 	struct nvtxt_report_fix *fixes;
@@ -105,8 +111,17 @@ void nvtxt_report_free(struct nvtxt_report *r);
 void nvtxt_report_sink(void *user, const struct nvtxt_diag *d, const struct nvtxt_source *src);
 
 /*
- * The entry of input `name`, created (empty, at the end of the list) when
- * there is none yet.  Never NULL; valid until the report changes.
+ * Starts the entry of the next input of the command line, `name` as
+ * diagnostics show it (`unnamed`: standard input without --stdin-name),
+ * even when an entry of that name exists (the same file named twice).
+ * Never NULL; valid until the report changes.
+ */
+struct nvtxt_report_file *nvtxt_report_input(struct nvtxt_report *r, const char *name, bool unnamed);
+
+/*
+ * The latest entry of input `name` (the one being read), created (empty,
+ * at the end of the list) when there is none yet.  Never NULL; valid until
+ * the report changes.
  */
 struct nvtxt_report_file *nvtxt_report_file(struct nvtxt_report *r, const char *name);
 
@@ -114,7 +129,7 @@ struct nvtxt_report_file *nvtxt_report_file(struct nvtxt_report *r, const char *
 void nvtxt_report_fixed(struct nvtxt_report *r, const char *name, const struct nvtxt_diag *d,
 			const struct nvtxt_source *src);
 
-/* Moves everything of `from` to the end of `to` (files of the same name are merged); `from` is left empty. */
+/* Moves everything of `from` to the end of `to`, entry by entry (none merged); `from` is left empty. */
 void nvtxt_report_move(struct nvtxt_report *to, struct nvtxt_report *from);
 
 /*

@@ -286,13 +286,14 @@ static int fix_one(struct run *run, const char *path)
 {
 	const struct options *opt = run->opt;
 	const char *display = input_display(opt, path);
+	struct nvtxt_report_file *entry = NULL;
 	struct buf text = { 0 };
 	struct fix_log log = { 0 };
 	bool is_stdin;
 	int fd, status = 0;
 
 	if (run->report)
-		nvtxt_report_file(run->report, display);
+		entry = nvtxt_report_input(run->report, display, input_unnamed(opt, path));
 	/* the journal of an interrupted write of it first: its previous text back */
 	if (strcmp(path, "-") != 0 && journal_recover(&run->sink, path) != 0) {
 		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_IO_ERROR, NVTXT_SEV_NOTE, display, "not fixed");
@@ -311,6 +312,8 @@ static int fix_one(struct run *run, const char *path)
 	}
 	if (!is_stdin)
 		close(fd);
+	if (entry)
+		entry->size = (long long)text.len;
 	if (!text.ptr)
 		buf_reserve(&text, 1);
 	if (text.len >= 8 && nvtxt_payload_sniff((const unsigned char *)text.ptr, 8))
@@ -330,7 +333,7 @@ static int fix_one(struct run *run, const char *path)
 		status = write_fixed(run, path, &text);
 	end_log(run, display, &log, status == 0);
 	buf_free(&text);
-	return status ? status : check_file(opt, &run->sink, &run->totals, path, NULL, NULL);
+	return status ? status : check_file_again(opt, &run->sink, &run->totals, path);
 }
 
 int run_fix(struct run *run, char **operands, int n)

@@ -181,7 +181,7 @@ static bool may_rewrite(struct run *run, const char *path)
 	return true;
 }
 
-static int fmt_one(struct run *run, const char *path)
+static int fmt_input(struct run *run, const char *path)
 {
 	const struct options *opt = run->opt;
 	bool is_stdin, differs;
@@ -215,6 +215,7 @@ static int fmt_one(struct run *run, const char *path)
 		}
 	}
 	display = input_display(opt, path);
+	report_size(&run->sink, display, fd);
 	if (!opt->check && !opt->list && !opt->diff && !opt->in_place)
 		return fmt_to_stdout(run, path, fd, display);
 	tmp = temp_stream(&tmpdir);
@@ -271,6 +272,14 @@ static int recover_files(struct run *run, char **files, int nfiles)
 			worst = status;
 	}
 	return worst;
+}
+
+/* One input: its entry of a JSON or SARIF document, in command-line order, even if it cannot be read. */
+static int fmt_one(struct run *run, const char *path)
+{
+	if (run->report)
+		nvtxt_report_input(run->report, input_display(run->opt, path), input_unnamed(run->opt, path));
+	return fmt_input(run, path);
 }
 
 int run_fmt(struct run *run, char **operands, int n)

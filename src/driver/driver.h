@@ -228,6 +228,14 @@ void io_error(const struct nvtxt_diag_sink *sink, const char *file, const char *
 
 /* The name diagnostics give `path` ("-": standard input, --stdin-name). */
 const char *input_display(const struct options *opt, const char *path);
+/* True for standard input without --stdin-name: an input with no path (SARIF names no file). */
+bool input_unnamed(const struct options *opt, const char *path);
+/*
+ * Records the size of input `display` (fd, a regular file) in its entry of
+ * the JSON or SARIF document: a finding about the file as a whole spans
+ * it (SARIF).  Nothing for a text sink or another kind of file.
+ */
+void report_size(const struct nvtxt_diag_sink *sink, const char *display, int fd);
 /*
  * Opens an input ("-": standard input, returned as fd 0 with *is_stdin).
  * Reports why not through sink and returns -1 when it cannot be read.
@@ -252,6 +260,9 @@ void output_error(const struct nvtxt_diag_sink *sink, const struct output_ref *o
 int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
 	       struct totals *totals, const char *path, const struct nvtxt_backend *be,
 	       const struct output_ref *out);
+/* check_file of an input whose entry of the JSON or SARIF document is made (lint --fix's check after the fixes). */
+int check_file_again(const struct options *opt, const struct nvtxt_diag_sink *sink,
+		     struct totals *totals, const char *path);
 /* Compiles fd (from its current offset) like check_file; fmt != NULL: syntax mode for fmt. */
 struct nvtxt_fmt;
 int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,

@@ -36,6 +36,19 @@ const char *input_display(const struct options *opt, const char *path)
 	return opt->stdin_name ? opt->stdin_name : "<stdin>";
 }
 
+bool input_unnamed(const struct options *opt, const char *path)
+{
+	return strcmp(path, "-") == 0 && !opt->stdin_name;
+}
+
+void report_size(const struct nvtxt_diag_sink *sink, const char *display, int fd)
+{
+	struct stat st;
+
+	if (is_report_sink(sink) && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		nvtxt_report_file(sink->user, display)->size = (long long)st.st_size;
+}
+
 int open_input(const char *path, bool *is_stdin, const struct nvtxt_diag_sink *sink)
 {
 	struct stat st;
@@ -462,9 +475,10 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 	return status;
 }
 
-int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
-	       struct totals *totals, const char *path, const struct nvtxt_backend *be,
-	       const struct output_ref *out)
+/* check_file; `again`: the input's entry of the document exists (check_file_again). */
+static int check_input(const struct options *opt, const struct nvtxt_diag_sink *sink,
+		       struct totals *totals, const char *path, const struct nvtxt_backend *be,
+		       const struct output_ref *out, bool again)
 {
 	bool is_stdin;
 	const char *display = input_display(opt, path);
@@ -474,8 +488,8 @@ int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
 	ssize_t n;
 
 	/* a document lists every input, in command-line order, even one that cannot be read */
-	if (is_report_sink(sink))
-		nvtxt_report_file(sink->user, display);
+	if (is_report_sink(sink) && !again)
+		nvtxt_report_input(sink->user, display, input_unnamed(opt, path));
 	fd = open_input(path, &is_stdin, sink);
 	if (fd < 0)
 		return 2;
@@ -489,6 +503,7 @@ int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		is_stdin = false;
 	}
 	pos = lseek(fd, 0, SEEK_CUR);
+	report_size(sink, display, fd);
 	if (pos >= 0) {
 		/* a file (standard input too): its first bytes are looked at without reading them */
 		if (pread(fd, magic, sizeof magic, pos) == (ssize_t)sizeof magic &&
@@ -541,4 +556,17 @@ int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
 	if (!is_stdin)
 		close(fd);
 	return status;
+}
+
+int check_file(const struct options *opt, const struct nvtxt_diag_sink *sink,
+	       struct totals *totals, const char *path, const struct nvtxt_backend *be,
+	       const struct output_ref *out)
+{
+	return check_input(opt, sink, totals, path, be, out, false);
+}
+
+int check_file_again(const struct options *opt, const struct nvtxt_diag_sink *sink,
+		     struct totals *totals, const char *path)
+{
+	return check_input(opt, sink, totals, path, NULL, NULL, true);
 }

@@ -6,9 +6,10 @@
 #include "checks.h"
 
 static const struct nvtxt_check check_table[NVTXT_CHECK_COUNT] = {
-#define CHECK(id, name_, severity_, fixable_, section_, description_)                           \
+#define CHECK(id, name_, severity_, fixable_, section_, description_, help_)                    \
 	[NVTXT_CHECK_##id] = { .name = name_, .severity = NVTXT_SEV_##severity_,                \
-			       .fixable = fixable_, .section = section_, .description = description_ },
+			       .fixable = fixable_, .section = section_, .description = description_, \
+			       .help = help_ },
 #include "checks.def"
 #undef CHECK
 };
