@@ -130,12 +130,9 @@ static char *help(const struct nvtxt_check *c, const char *where, bool markdown)
 	bool error = c->severity == NVTXT_SEV_ERROR;
 	char *first = sentence("%s.", c->description);
 
-	add_help(&b, markdown ? "" : first, false);
-	if (markdown) {
-		buf_adds(&b, "**");
-		add_help(&b, first, true);
-		buf_adds(&b, "**");
-	}
+	buf_adds(&b, markdown ? "**" : "");
+	add_help(&b, first, markdown);
+	buf_adds(&b, markdown ? "**" : "");
 	buf_adds(&b, sep);
 	add_help(&b, c->help, markdown);
 	buf_printf(&line, "%sThe rule is in %s (the manual pages of nvtxtc).", sep, where);
