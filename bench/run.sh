@@ -274,7 +274,11 @@ if command -v node >/dev/null 2>&1; then
 	f=$BENCH_DIR/trace-lsp.nvtxt
 	"$GEN" 1000000 > "$f" || die "generator failed"
 	node bench/lsp.js "$NVTXTC" "$f" || die "bench/lsp.js failed"
-	rm -f "$f"
+	# the editor features (issue 23): inlay hints in 10 MB, semantic tokens of 1 MB
+	g=$BENCH_DIR/trace-lsp-10mb.nvtxt
+	"$GEN" 10000000 > "$g" || die "generator failed"
+	node bench/lsp-features.js "$NVTXTC" "$g" "$f" || die "bench/lsp-features.js failed"
+	rm -f "$f" "$g"
 else
 	echo "  (lsp not measured: node is not installed)"
 fi

@@ -59,5 +59,18 @@ if need eglot "Emacs' eglot client"; then
 	is "$(grep '^exit ' "$T/eglot.out")" "exit exit 0" "after eglot-shutdown (shutdown and exit with params null) the server exited by itself, status 0"
 	is "$(grep '^stderr' "$T/eglot.out")" "stderr-bytes 0" "the server wrote nothing to standard error"
 	is "$(grep '^error-responses ' "$T/eglot.out")" "error-responses 0" "no request of the session was answered with an error"
+	# the editor features (issue 23): what eglot shows is tests/lsp/features.expected
+	cp tests/lsp/features.nvtxt "$T/features.nvtxt"
+	(cd "$T" && HOME=$T PATH=$T/bin:$PATH NVTXT_FILE=$T/features.nvtxt NVTXT_OUT=$T/eglot-features.out \
+		NVTXT_QUERIES=$top/tests/lsp/features.queries timeout 180 emacs --batch -Q \
+		--eval "(dolist (d (file-expand-wildcards \"/usr/share/emacs/site-lisp/elpa/*\")) (add-to-list 'load-path d))" \
+		-L "$top/editors/emacs" -l "$top/tests/lsp/eglot-features.el" </dev/null >"$T/eglot-features.log" 2>&1)
+	ok $? "eglot asked nvtxtc lsp for hints, signature help, highlights, folds, colors and tokens"
+	grep '^error ' "$T/eglot-features.out" | sed 's/^/# /'
+	for k in hint signature highlight fold color presentation token; do
+		grep "^$k " tests/lsp/features.expected >"$T/want.$k"
+		grep "^$k " "$T/eglot-features.out" >"$T/got.$k"
+		same_file "$T/got.$k" "$T/want.$k" "eglot shows the expected ${k}s (tests/lsp/features.expected)"
+	done
 fi
 done_testing

@@ -36,6 +36,19 @@ if need nvim "Neovim's LSP client"; then
 	"$NVTXTC" fmt "$T/fixed.nvtxt" >"$T/fmt.want"
 	sed '1,/^buffer$/d' "$T/nvim.out" >"$T/buffer"
 	same_file "$T/buffer" "$T/fmt.want" "after formatting, the buffer is nvtxtc fmt's output"
+	# the editor features (issue 23): what Neovim shows is tests/lsp/features.expected
+	cp tests/lsp/features.nvtxt "$T/features.nvtxt"
+	(cd "$T" && NVTXTC=$NVTXTC NVTXT_FILE=$T/features.nvtxt NVTXT_OUT=$T/nvim-features.out \
+		NVTXT_QUERIES=$top/tests/lsp/features.queries \
+		timeout 120 nvim --headless --clean -u NONE -i NONE --cmd "set rtp^=$top/editors/vim" \
+		--cmd 'filetype on' -c "luafile $top/tests/lsp/nvim-features.lua" </dev/null >"$T/nvim-features.log" 2>&1)
+	ok $? "Neovim's LSP client asked nvtxtc lsp for hints, signature help, highlights, folds, colors and tokens"
+	grep '^error' "$T/nvim-features.out" | sed 's/^/# /'
+	for k in hint signature highlight fold color presentation token; do
+		grep "^$k " tests/lsp/features.expected >"$T/want.$k"
+		grep "^$k " "$T/nvim-features.out" >"$T/got.$k"
+		same_file "$T/got.$k" "$T/want.$k" "Neovim shows the expected ${k}s (tests/lsp/features.expected)"
+	done
 	# :compiler nvtxtc, :make: the quickfix list holds lint's errors, warnings and notes
 	mkdir -p "$T/bin" && ln -sf "$NVTXTC" "$T/bin/nvtxtc"
 	(cd "$T" && PATH=$T/bin:$PATH NVTXT_OUT=$T/qf.out timeout 60 nvim --headless --clean -u NONE -i NONE \
@@ -63,6 +76,17 @@ if need node "the transcripts and the Node client"; then
 		ok $? "the vscode-languageserver-protocol client: every advertised request answered correctly"
 		grep -v '^ok\|^1\.\.' "$T/client.out" | sed 's/^/# /'
 		grep -c '^ok' "$T/client.out" | sed 's/^/# checks passed: /'
+		for enc in utf-16 utf-8; do
+			node tests/lsp/features.js "$NVTXTC" tests/lsp/features.nvtxt tests/lsp/features.queries $enc \
+				>"$T/vsc-features.out" 2>"$T/vsc-features.err"
+			ok $? "the vscode-languageserver-protocol client asked for the editor features ($enc positions)"
+			sed 's/^/# /' "$T/vsc-features.err"
+			same_file "$T/vsc-features.out" tests/lsp/features.expected \
+				"the VS Code client library gets tests/lsp/features.expected: hints, signatures, highlights, folds, colors, tokens ($enc)"
+		done
+		node tests/lsp/types.js "$NVTXTC" tests/lsp/features.nvtxt tests/lsp/sample.nvtxt >"$T/types.out" 2>&1
+		ok $? "every reply has LSP 3.17's shape (vscode-languageserver-types guards), every advertised capability tested"
+		grep -v '^ok\|^1\.\.' "$T/types.out" | sed 's/^/# /'
 		node tests/lsp/textmate.js "$NVTXTC" $(find tests examples -name '*.nvtxt' | sort) >"$T/tm.out" 2>&1
 		ok $? "the TextMate grammar gives the suite's files the right scopes (vscode-textmate)"
 		grep -v '^1\.\.' "$T/tm.out" | sed 's/^/# /'

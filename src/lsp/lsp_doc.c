@@ -80,6 +80,7 @@ void lsp_doc_free(struct lsp_doc *d)
 	if (!d)
 		return;
 	lsp_doc_clear_fixes(d);
+	lsp_index_free(d->index);
 	free(d->uri);
 	free(d->key);
 	free(d->text);
@@ -181,6 +182,7 @@ void lsp_doc_replace(struct lsp_doc *d, size_t start, size_t end, const char *te
 	memcpy(d->text + start, text, n);
 	d->len = newlen;
 	d->text[newlen] = '\0';
+	d->gen++;
 	/* bounded by the text: give back what a large deletion freed */
 	if (d->cap > 65536 && d->cap > 2 * (newlen + 1)) {
 		d->cap = newlen + 1;

@@ -46,7 +46,12 @@ struct lsp_doc {
 	uint64_t due_ms;        /* when they are to be published */
 	struct lsp_fix *fixes;  /* of the last check */
 	size_t nfixes, fixes_cap;
+	uint64_t gen;           /* counts the changes of the text */
+	struct lsp_index *index; /* of the text of generation index->gen, or NULL (lsp_index.h) */
 };
+
+struct lsp_index;
+void lsp_index_free(struct lsp_index *x);
 
 struct lsp_doc *lsp_doc_new(const char *uri, const char *text, size_t len, int64_t version);
 void lsp_doc_free(struct lsp_doc *d);

@@ -10,6 +10,7 @@
 #include "compile.h"
 #include "lsp.h"
 #include "lsp_doc.h"
+#include "timeconv.h"
 #include "util.h"
 
 /* JSON-RPC 2.0 and LSP 3.17 ("Response Message", ErrorCodes and LSPErrorCodes). */
@@ -34,6 +35,14 @@ struct lsp_error {
 	char message[256];
 };
 
+/* The settings of the editor features (lsp_feature_settings). */
+struct lsp_features {
+	bool hint_names;            /* inlayHints.parameterNames: "Time:" before each value */
+	bool hint_times;            /* inlayHints.times: "+1.250 ms" after each converted timestamp */
+	bool hint_pops;             /* inlayHints.rangePop: the message of the push a RangePop closes */
+	struct nvtxt_tconv tconv;   /* timeConversions: --time-conversion rules */
+};
+
 struct lsp_server {
 	FILE *out;
 	struct buf in;              /* bytes not yet consumed */
@@ -49,6 +58,17 @@ struct lsp_server {
 	struct lsp_doc **docs;
 	size_t ndocs, docs_cap;
 	json_t *cancelled;          /* ids cancelled by $/cancelRequest in the current batch */
+	struct lsp_features feat;
+	uint64_t settings_gen;      /* counts the changes of settings: indexes depend on them */
+	/*
+	 * The integers of the next response's result.data, written as decimal
+	 * digits and commas (lsp_tokens.c, semantic tokens): the response's
+	 * JSON is jansson's, with "data":[] in it, and these go between the
+	 * brackets.  jansson formats each integer with snprintf and allocates
+	 * it: 1,400 instructions an integer, 5 a token, so 600 ms for 10 MB.
+	 */
+	struct buf data_ints;
+	bool data_pending;
 };
 
 /* Sets e and returns NULL: for handlers. */
@@ -98,6 +118,24 @@ json_t *lsp_hover(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_completion(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_definition(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_document_symbol(struct lsp_server *s, json_t *params, struct lsp_error *e);
+/*
+ * The editor features (lsp_hints.c, lsp_fold.c, lsp_tokens.c), read from
+ * the document's index (lsp_index.h): each returns the result or NULL with
+ * e set.
+ */
+json_t *lsp_inlay_hint(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_signature_help(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_folding_range(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_document_highlight(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_semantic_tokens_full(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_semantic_tokens_range(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_document_color(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_color_presentation(struct lsp_server *s, json_t *params, struct lsp_error *e);
+/* Their defaults; their settings (inlayHints, timeConversions) from a settings object (lsp_hints.c). */
+void lsp_feature_defaults(struct lsp_server *s);
+void lsp_feature_settings(struct lsp_server *s, json_t *settings);
+/* Adds their ServerCapabilities to caps. */
+void lsp_feature_capabilities(struct lsp_server *s, json_t *caps);
 /* Formatting (lsp_format.c): the edits, or NULL with e set. */
 json_t *lsp_formatting(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_range_formatting(struct lsp_server *s, json_t *params, struct lsp_error *e);

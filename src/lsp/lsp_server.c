@@ -221,6 +221,7 @@ static void apply_settings(struct lsp_server *s, json_t *settings)
 	if (!json_is_object(settings))
 		return;
 	s->config = s->base;
+	lsp_feature_settings(s, settings);
 	w = json_object_get(settings, "warnings");
 	if (w && !json_is_array(w))
 		lsp_log_message(s, 1, "nvtxtc: setting \"warnings\" must be a list of strings such as \"no-rename\"");
@@ -428,6 +429,7 @@ static json_t *initialize(struct lsp_server *s, json_t *params, struct lsp_error
 		"definitionProvider", 1,
 		"documentSymbolProvider", 1,
 		"serverInfo", "name", "nvtxtc", "version", NVTXTC_VERSION);
+	lsp_feature_capabilities(s, json_object_get(result, "capabilities"));
 	if (legacy_utf8)
 		json_object_set_new(result, "offsetEncoding", json_string("utf-8"));
 	return result;
@@ -660,6 +662,14 @@ static const struct {
 	{ "textDocument/completion", lsp_completion },
 	{ "textDocument/definition", lsp_definition },
 	{ "textDocument/documentSymbol", lsp_document_symbol },
+	{ "textDocument/inlayHint", lsp_inlay_hint },
+	{ "textDocument/signatureHelp", lsp_signature_help },
+	{ "textDocument/foldingRange", lsp_folding_range },
+	{ "textDocument/documentHighlight", lsp_document_highlight },
+	{ "textDocument/semanticTokens/full", lsp_semantic_tokens_full },
+	{ "textDocument/semanticTokens/range", lsp_semantic_tokens_range },
+	{ "textDocument/documentColor", lsp_document_color },
+	{ "textDocument/colorPresentation", lsp_color_presentation },
 };
 
 static const struct {
@@ -818,6 +828,7 @@ struct lsp_server *lsp_server_new(FILE *out)
 	s->out = out;
 	s->debounce_ms = LSP_DEBOUNCE_MS;
 	s->cancelled = json_array();
+	lsp_feature_defaults(s);
 	nvtxt_diag_config_init(&s->config);
 	s->base = s->config;
 	return s;
@@ -836,6 +847,7 @@ void lsp_server_free(struct lsp_server *s)
 		lsp_doc_free(s->docs[i]);
 	free(s->docs);
 	buf_free(&s->in);
+	buf_free(&s->data_ints);
 	json_decref(s->cancelled);
 	free(s);
 }

@@ -133,6 +133,16 @@ async function main() {
     completionProvider: { triggerCharacters: ['$', ',', '@'] },
     definitionProvider: true,
     documentSymbolProvider: true,
+    inlayHintProvider: { resolveProvider: false },
+    signatureHelpProvider: { triggerCharacters: [','], retriggerCharacters: [','] },
+    foldingRangeProvider: true,
+    documentHighlightProvider: true,
+    colorProvider: true,
+    semanticTokensProvider: {
+      legend: { tokenTypes: ['function', 'parameter', 'variable', 'string', 'number', 'enumMember', 'comment'],
+        tokenModifiers: ['declaration', 'deprecated', 'defaultLibrary', 'readonly'] },
+      range: true, full: true,
+    },
   }, 'initialize advertises exactly the implemented features, UTF-16 when UTF-8 is not offered');
   same(init.serverInfo && init.serverInfo.name, 'nvtxtc', 'serverInfo names nvtxtc');
   s.conn.sendNotification(rpc.InitializedNotification.type, {});

@@ -1,0 +1,302 @@
+/*
+ * lsp_index.c - one document's tokens, definitions and events, built from
+ * syntax mode and check mode of nvtxt_compile (lsp_index.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+#include "lsp_index.h"
+#include "lsp_int.h"
+#include "sema_convert.h"
+#include "timeconv.h"
+
+struct build {
+	struct lsp_index *x;
+	const struct lsp_doc *d;
+	const struct nvtxt_tconv *tc;
+	int cur[NVTXT_CMD_COUNT];   /* the definition in force of each command: index in x->defs, or -1 */
+};
+
+static uint32_t off_of(const struct build *b, const struct nvtxt_loc *loc)
+{
+	uint64_t a = loc->line_offset + (loc->col ? loc->col - 1 : 0);
+	return (uint32_t)(a > b->d->len ? b->d->len : a);
+}
+
+static struct lsp_item *add_item(struct build *b, const struct nvtxt_loc *loc, size_t len, enum lsp_role role,
+				 int cmd)
+{
+	struct lsp_index *x = b->x;
+	struct lsp_item *it;
+	void *p = x->items;
+	uint32_t a = off_of(b, loc);
+
+	xgrow(&p, &x->items_cap, x->nitems + 1, sizeof(*x->items));
+	x->items = p;
+	it = &x->items[x->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->start = a;
+	it->end = (uint32_t)(a + len > b->d->len ? b->d->len : a + len);
+	it->role = (uint8_t)role;
+	it->arg = -1;
+	it->cmd = (int8_t)cmd;
+	return it;
+}
+
+/* A value token filling argument arg (-1: none), with the conversions of the passes. */
+static void add_value(struct build *b, const struct nvtxt_value *v, int arg, int cmd)
+{
+	struct lsp_item *it = add_item(b, &v->loc, v->loc.len, LSP_R_VALUE, cmd);
+	uint32_t argb;
+	enum nvtxt_timebase tb;
+
+	it->kind = (uint8_t)v->kind;
+	it->arg = (int8_t)arg;
+	if (arg == NVTXT_ARG_COLOR && (v->kind == NVTXT_V_INTEGER || v->kind == NVTXT_V_STRING) &&
+	    conv_color(v, &argb) == CONV_OK) {
+		it->flags |= LSP_F_COLOR;
+		it->aux = argb;
+	}
+	if (arg == NVTXT_ARG_TIMEBASE && conv_timebase(v, &tb) == CONV_OK)
+		it->flags |= LSP_F_TIMEBASE;
+}
+
+static void add_definition(struct build *b, const struct nvtxt_instr *in)
+{
+	struct lsp_index *x = b->x;
+	int cmd = nvtxt_command_lookup(in->name.ptr, in->name.len);
+	struct lsp_item *name = add_item(b, &in->name_loc, in->name.len, LSP_R_DEF_NAME, cmd);
+	struct lsp_def *def;
+	void *p = x->defs;
+
+	if (cmd < 0) {
+		name->flags |= LSP_F_UNKNOWN;
+		return;
+	}
+	xgrow(&p, &x->defs_cap, x->ndefs + 1, sizeof(*x->defs));
+	x->defs = p;
+	def = &x->defs[x->ndefs];
+	memset(def, 0, sizeof(*def));
+	def->at = off_of(b, &in->loc);
+	def->line = in->loc.line ? in->loc.line - 1 : 0;
+	def->cmd = (int8_t)cmd;
+	def->broken = in->broken;
+	for (size_t i = 0; !in->broken && i < in->nargs; i++) {
+		int a = nvtxt_arg_lookup(in->args[i].ptr, in->args[i].len);
+		struct lsp_item *it = add_item(b, &in->arg_locs[i], in->args[i].len, LSP_R_DEF_ARG, cmd);
+		if (a < 0 || !nvtxt_command_has_arg((enum nvtxt_command)cmd, (enum nvtxt_arg)a)) {
+			/* its calls are skipped (nvtxt(5), DEFINITIONS AND STATIC ARGUMENTS) */
+			it->flags |= LSP_F_UNKNOWN;
+			def->broken = true;
+			continue;
+		}
+		it->arg = (int8_t)a;
+		if (def->nargs < NVTXT_ARG_COUNT)
+			def->args[def->nargs++] = (uint8_t)a;
+	}
+	if (def->broken)
+		name->flags |= LSP_F_BROKEN;
+	b->cur[cmd] = (int)x->ndefs++;
+}
+
+static void add_call(struct build *b, const struct nvtxt_instr *in)
+{
+	int cmd = nvtxt_command_lookup(in->name.ptr, in->name.len);
+	struct lsp_item *name = add_item(b, &in->name_loc, in->name.len, LSP_R_COMMAND, cmd);
+	enum nvtxt_arg args[NVTXT_ARG_COUNT];
+	size_t n = 0;
+
+	if (cmd < 0) {
+		name->flags |= LSP_F_UNKNOWN;
+	} else if (b->cur[cmd] >= 0) {
+		const struct lsp_def *def = &b->x->defs[b->cur[cmd]];
+		for (size_t i = 0; !def->broken && i < def->nargs; i++)
+			args[n++] = (enum nvtxt_arg)def->args[i];
+		if (def->broken)
+			name->flags |= LSP_F_BROKEN;
+	} else {
+		n = nvtxt_command_default_args((enum nvtxt_command)cmd, args);
+	}
+	for (size_t i = 0; i < in->nvalues; i++)
+		add_value(b, &in->values[i], i < n ? (int)args[i] : -1, cmd);
+}
+
+static void on_instruction(void *user, const struct nvtxt_instr *in)
+{
+	struct build *b = user;
+	struct lsp_item *it;
+
+	switch (in->kind) {
+	case NVTXT_I_COMMENT:
+		add_item(b, &in->name_loc, in->name.len, LSP_R_COMMENT, -1);
+		break;
+	case NVTXT_I_ASSIGNMENT: {
+		int arg = nvtxt_arg_lookup(in->name.ptr, in->name.len);
+		it = add_item(b, &in->name_loc, in->name.len, LSP_R_VAR_DECL, -1);
+		if (arg >= 0)
+			it->flags |= LSP_F_STATIC;
+		it->arg = (int8_t)arg;
+		for (size_t i = 0; i < in->nvalues; i++)
+			add_value(b, &in->values[i], arg, -1);
+		break;
+	}
+	case NVTXT_I_DEFINITION:
+		add_definition(b, in);
+		break;
+	case NVTXT_I_CALL:
+		add_call(b, in);
+		break;
+	case NVTXT_I_BLANK:
+		break;
+	}
+}
+
+/* --- check mode: the events ------------------------------------------------ */
+
+static size_t event_index(const struct lsp_index *x, uint32_t at)
+{
+	size_t lo = 0, hi = x->nevents;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->events[mid].at < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int64_t to_ns(struct build *b, const struct nvtxt_event *ev, int64_t t)
+{
+	int64_t ns;
+
+	if (nvtxt_tconv_apply(b->tc, ev->timebase, t, &ns) != 0)
+		return INT64_MIN;
+	if (b->x->origin_ns == INT64_MIN)
+		b->x->origin_ns = ns;
+	return ns;
+}
+
+static int on_event(void *user, const struct nvtxt_event *ev)
+{
+	struct build *b = user;
+	struct lsp_index *x = b->x;
+	struct lsp_event *e;
+	void *p = x->events;
+
+	xgrow(&p, &x->events_cap, x->nevents + 1, sizeof(*x->events));
+	x->events = p;
+	e = &x->events[x->nevents++];
+	memset(e, 0, sizeof(*e));
+	e->at = off_of(b, &ev->loc);
+	e->pair = UINT32_MAX;
+	e->msg_len = UINT32_MAX;
+	e->cmd = (int8_t)ev->command;
+	e->ns[0] = e->ns[1] = INT64_MIN;
+	if (ev->present & NVTXT_BIT(NVTXT_ARG_TIME))
+		e->has_time = true, e->ns[0] = to_ns(b, ev, ev->time);
+	if (ev->present & NVTXT_BIT(NVTXT_ARG_START))
+		e->has_time = true, e->ns[0] = to_ns(b, ev, ev->start);
+	if (ev->present & NVTXT_BIT(NVTXT_ARG_END))
+		e->ns[1] = to_ns(b, ev, ev->end);
+	if (ev->push) {
+		size_t k = event_index(x, off_of(b, &ev->push->loc));
+		e->pair = off_of(b, &ev->push->loc);
+		if (k < x->nevents - 1 && x->events[k].at == e->pair)
+			x->events[k].pair = e->at;
+		if (ev->push->present & NVTXT_BIT(NVTXT_ARG_MESSAGE)) {
+			e->msg = (uint32_t)x->strings.len;
+			e->msg_len = (uint32_t)ev->push->message.len;
+			buf_add(&x->strings, ev->push->message.ptr, ev->push->message.len);
+		}
+	}
+	return 0;
+}
+
+static struct lsp_index *build(struct lsp_server *s, struct lsp_doc *d)
+{
+	struct lsp_index *x = xcalloc(1, sizeof(*x));
+	struct build b = { x, d, &s->feat.tconv, { 0 } };
+	struct nvtxt_backend be = { &b, on_event, NULL, NULL };
+	struct nvtxt_compile_options co = { 0 };
+	struct nvtxt_diag_config quiet;
+	struct nvtxt_compile_result res;
+
+	for (int i = 0; i < NVTXT_CMD_COUNT; i++)
+		b.cur[i] = -1;
+	x->origin_ns = INT64_MIN;
+	nvtxt_diag_config_init(&quiet);
+	co.display_name = d->uri;
+	co.diag_config = &quiet;
+	co.instruction = on_instruction;
+	co.instruction_user = &b;
+	lsp_compile_text(d->text, d->len, &co, &res);
+	co.instruction = NULL;
+	co.instruction_user = NULL;
+	co.backend = &be;
+	co.diag_config = &s->config;
+	lsp_compile_text(d->text, d->len, &co, &res);
+	return x;
+}
+
+const struct lsp_index *lsp_index_get(struct lsp_server *s, struct lsp_doc *d)
+{
+	uint64_t gen = d->gen ^ (s->settings_gen << 40);
+
+	if (d->index && d->index->gen == gen)
+		return d->index;
+	lsp_index_free(d->index);
+	d->index = build(s, d);
+	d->index->gen = gen;
+	return d->index;
+}
+
+void lsp_index_free(struct lsp_index *x)
+{
+	if (!x)
+		return;
+	free(x->items);
+	free(x->defs);
+	free(x->events);
+	buf_free(&x->strings);
+	free(x);
+}
+
+size_t lsp_index_item_at(const struct lsp_index *x, size_t off)
+{
+	size_t lo = 0, hi = x->nitems;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->items[mid].end < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct lsp_event *lsp_index_event(const struct lsp_index *x, uint32_t at)
+{
+	size_t k = event_index(x, at);
+	return k < x->nevents && x->events[k].at == at ? &x->events[k] : NULL;
+}
+
+const struct lsp_def *lsp_index_def(const struct lsp_index *x, int cmd, size_t at)
+{
+	size_t lo = 0, hi = x->ndefs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->defs[mid].at < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0)
+		if (x->defs[lo].cmd == cmd)
+			return &x->defs[lo];
+	return NULL;
+}
