@@ -69,6 +69,7 @@ struct lsp_server {
 	 */
 	struct buf data_ints;
 	bool data_pending;
+	uint64_t opens;             /* didOpen notifications so far: the high bits of a document's gen */
 };
 
 /* Sets e and returns NULL: for handlers. */
@@ -131,6 +132,14 @@ json_t *lsp_semantic_tokens_full(struct lsp_server *s, json_t *params, struct ls
 json_t *lsp_semantic_tokens_range(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_document_color(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_color_presentation(struct lsp_server *s, json_t *params, struct lsp_error *e);
+/* Pull diagnostics (lsp_pull.c, LSP 3.17 "Pull Diagnostics"). */
+json_t *lsp_document_diagnostic(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_workspace_diagnostic(struct lsp_server *s, json_t *params, struct lsp_error *e);
+/*
+ * Checks d now: its Diagnostic[] (LSP 3.17) under the settings in force,
+ * and its fixes kept for code actions (lsp_server.c).
+ */
+json_t *lsp_check_doc(struct lsp_server *s, struct lsp_doc *d);
 /* Their defaults; their settings (inlayHints, timeConversions) from a settings object (lsp_hints.c). */
 void lsp_feature_defaults(struct lsp_server *s);
 void lsp_feature_settings(struct lsp_server *s, json_t *settings);

@@ -328,8 +328,7 @@ static void collect_diag(void *user, const struct nvtxt_diag *dg, const struct n
 	json_array_append_new(run->diags, j);
 }
 
-/* Checks d now and publishes its diagnostics. */
-static void publish(struct lsp_server *s, struct lsp_doc *d)
+json_t *lsp_check_doc(struct lsp_server *s, struct lsp_doc *d)
 {
 	struct check_run run = { s, d, json_array() };
 	struct nvtxt_compile_options co = {
@@ -346,10 +345,17 @@ static void publish(struct lsp_server *s, struct lsp_doc *d)
 	if (res.hidden_errors || res.hidden_warnings)
 		lsp_log_message(s, 3, "nvtxtc: %s: %lu more error(s) and %lu more warning(s) not shown (maxErrors %lu)",
 			    d->uri, res.hidden_errors, res.hidden_warnings, s->config.max_errors);
+	return run.diags;
+}
+
+/* Checks d now and publishes its diagnostics. */
+static void publish(struct lsp_server *s, struct lsp_doc *d)
+{
+	json_t *diags = lsp_check_doc(s, d);
+
 	d->dirty = false;
 	lsp_notify(s, "textDocument/publishDiagnostics",
-	       json_pack("{s:s,s:I,s:o}", "uri", d->uri, "version", (json_int_t)d->version, "diagnostics",
-			 run.diags));
+	       json_pack("{s:s,s:I,s:o}", "uri", d->uri, "version", (json_int_t)d->version, "diagnostics", diags));
 }
 
 static void schedule(struct lsp_server *s, struct lsp_doc *d)
@@ -472,6 +478,8 @@ static void did_open(struct lsp_server *s, json_t *params)
 		s->docs = p;
 		s->docs[s->ndocs++] = d;
 	}
+	/* a text's generation is never one an earlier text of the URI had (pull diagnostics' resultId) */
+	d->gen = ++s->opens << 32;
 	schedule(s, d);
 }
 
@@ -670,6 +678,8 @@ static const struct {
 	{ "textDocument/semanticTokens/range", lsp_semantic_tokens_range },
 	{ "textDocument/documentColor", lsp_document_color },
 	{ "textDocument/colorPresentation", lsp_color_presentation },
+	{ "textDocument/diagnostic", lsp_document_diagnostic },
+	{ "workspace/diagnostic", lsp_workspace_diagnostic },
 };
 
 static const struct {

@@ -138,6 +138,7 @@ async function main() {
     foldingRangeProvider: true,
     documentHighlightProvider: true,
     colorProvider: true,
+    diagnosticProvider: { identifier: 'nvtxtc', interFileDependencies: false, workspaceDiagnostics: true },
     semanticTokensProvider: {
       legend: { tokenTypes: ['function', 'parameter', 'variable', 'string', 'number', 'enumMember', 'comment'],
         tokenModifiers: ['declaration', 'deprecated', 'defaultLibrary', 'readonly'] },

@@ -73,6 +73,8 @@ async function main() {
     ['semanticTokensProvider', 'textDocument/semanticTokens/range', { textDocument: f, range: { start: pos(4, 0), end: pos(6, 0) } }, r => T.SemanticTokens.is(r) && r.data.length % 5 === 0 && r.data.length > 0, 'SemanticTokens, range (SemanticTokens.is)'],
     ['colorProvider', 'textDocument/documentColor', { textDocument: f }, r => isArrayOf(r, T.ColorInformation.is), 'ColorInformation[] (ColorInformation.is)'],
     ['colorProvider', 'textDocument/colorPresentation', { textDocument: f, color: red, range: { start: pos(4, 40), end: pos(4, 43) } }, r => isArrayOf(r, colorPresentation), 'ColorPresentation[] with a TextEdit (ColorPresentation.is, TextEdit.is)'],
+    ['diagnosticProvider', 'textDocument/diagnostic', { textDocument: s }, r => r.kind === 'full' && typeof r.resultId === 'string' && isArrayOf(r.items, T.Diagnostic.is), 'FullDocumentDiagnosticReport (kind, resultId, Diagnostic.is)'],
+    ['diagnosticProvider', 'workspace/diagnostic', { previousResultIds: [] }, r => isArrayOf(r.items, i => i.kind === 'full' && typeof i.uri === 'string' && uinteger(i.version) && Array.isArray(i.items) && i.items.every(T.Diagnostic.is)), 'WorkspaceDiagnosticReport (uri, version, Diagnostic.is)'],
     ['hoverProvider', 'textDocument/hover', { textDocument: s, position: pos(11, 16) }, T.Hover.is, 'Hover (Hover.is)'],
     ['definitionProvider', 'textDocument/definition', { textDocument: s, position: pos(11, 16) }, r => isArrayOf(r, T.Location.is), 'Location[] (Location.is)'],
     ['documentSymbolProvider', 'textDocument/documentSymbol', { textDocument: s }, r => isArrayOf(r, T.DocumentSymbol.is), 'DocumentSymbol[] (DocumentSymbol.is)'],
