@@ -66,7 +66,8 @@ CPPFLAGS += $(NVTX_CPPFLAGS)
 LDLIBS += $(if $(NVTX_CPPFLAGS),-ldl) -pthread
 # JSON and SARIF diagnostics (src/diag/diag_json.c, diag_sarif.c) and the tests' JSON
 # parsing: Debian's libjansson-dev.  --emit=chrome writes its own bytes (src/backends/trace_writer.c).
-LDLIBS += -ljansson
+# -lm: sqrtl, for the standard deviations of nvtxtc stats (src/backends/stats.c).
+LDLIBS += -ljansson -lm
 UNIT_SRCS += tests/unit/payload.c
 RECORDER = $(B)/tests/inject/recorder.so
 CHECK_DEPS = $(if $(NVTX_CPPFLAGS),$(RECORDER))
@@ -112,7 +113,7 @@ $(B)/nvtxt.tab.o: $(B)/nvtxt.lex.h
 #                        or buf_add never clashes with the library's
 OBJ_FLAGS = -fPIC -fno-semantic-interposition
 PUBLIC_HEADERS = $(sort $(wildcard include/nvtxt/*.h))
-LIB_DEPLIBS = $(if $(NVTX_CPPFLAGS),-ldl) -pthread -ljansson
+LIB_DEPLIBS = $(if $(NVTX_CPPFLAGS),-ldl) -pthread -ljansson -lm
 LIB_SONAME = libnvtxt.so.0
 LIB_VERSION ?= 0.1
 

@@ -41,8 +41,7 @@ static const char *reread_line(void *user, const struct nvtxt_loc *loc, size_t *
 	return r->text;
 }
 
-/* Reports the back end's conversion error msg at loc, with the line's excerpt when path is a file. */
-static void report_backend_error(struct run *run, const char *path, const struct nvtxt_loc *loc,
+void report_backend_error(struct run *run, const char *path, const struct nvtxt_loc *loc,
 				 const char *msg)
 {
 	const struct options *opt = run->opt;

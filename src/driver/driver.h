@@ -47,6 +47,9 @@ struct options {
 	struct nvtxt_diag_config diag;
 	struct nvtxt_tconv tconv;   /* --time-conversion, over the defaults of timeconv.h */
 	bool info_json;             /* info --format=json */
+	int stats_report;           /* stats --report (enum stats_report) */
+	int stats_format;           /* stats --format (enum stats_format) */
+	int stats_unit;             /* stats --timeunit (enum stats_unit) */
 	enum diag_format format;    /* --diagnostics-format */
 	bool format_to_stderr;      /* GCC's -fdiagnostics-format: the document goes to standard error */
 	const char *diag_output;    /* --diagnostics-output=FILE */
@@ -120,6 +123,7 @@ enum {
 	OPTC_INFO = 1 << 6,    /* info --format */
 	OPTC_FIX = 1 << 7,     /* --fix */
 	OPTC_WARN = 1 << 8,    /* -W..., -w: the commands that report warnings (not fmt) */
+	OPTC_STATS = 1 << 9,   /* stats: --report, --timeunit, --format, -o */
 };
 struct subcommand {
 	const char *name;
@@ -206,6 +210,14 @@ int run_fix(struct run *run, char **files, int nfiles);
 
 /* cmd_lint.c: lint, --emit */
 int run_lint(struct run *run, char **files, int nfiles);
+/*
+ * Reports msg, an error of the input that a back end found itself (a time
+ * that does not convert), at loc of path, with the line's excerpt when path
+ * is a file (read back); counts it in run->totals.
+ */
+void report_backend_error(struct run *run, const char *path, const struct nvtxt_loc *loc, const char *msg);
+/* cmd_stats.c: stats */
+int run_stats(struct run *run, char **files, int nfiles);
 /* cmd_fmt.c */
 int run_fmt(struct run *run, char **files, int nfiles);
 /* cmd_info.c: info */

@@ -148,6 +148,10 @@ const struct subcommand subcommands[] = {
 	  "print facts about the files: events per command, threads,\n"
 	  "time spans, categories, the longest ranges",
 	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_TIME | OPTC_INFO, true, validate_info, run_info },
+	{ "stats", "stats [--report=NAME] [--format=FMT] [--timeunit=UNIT] [-o FILE] [OPTION]... FILE...",
+	  "print the NVTX range statistics of nsys stats\n"
+	  "(nvtx_sum and others) of the files together",
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_TIME | OPTC_STATS, true, validate_info, run_stats },
 	{ "dump", "dump FILE", "print a payload file for a person", OPTC_GENERAL, false, validate_one_file,
 	  run_dump },
 	{ "replay", "replay FILE",
@@ -235,6 +239,7 @@ static const char *validate_fmt(const struct options *o, char **operands, int n)
 	return NULL;
 }
 
+/* info and stats: one FILE or more */
 static const char *validate_info(const struct options *o, char **operands, int n)
 {
 	(void)o;

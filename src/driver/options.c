@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "driver.h"
+#include "stats.h"
 #include "util.h"
 
 #ifndef NVTXTC_VERSION
@@ -39,6 +40,8 @@ enum {
 	OPT_DIAG_OUTPUT,
 	OPT_FIX,
 	OPT_RECOVER,
+	OPT_REPORT,
+	OPT_TIMEUNIT,
 };
 
 struct option_spec {
@@ -53,7 +56,7 @@ struct option_spec {
 
 static const struct option_spec option_specs[] = {
 	{ OPT_EMIT, "emit", required_argument, OPTC_EMIT, NULL, NULL, NULL },
-	{ 'o', NULL, required_argument, OPTC_EMIT, "-o FILE",
+	{ 'o', NULL, required_argument, OPTC_EMIT | OPTC_STATS, "-o FILE",
 	  "write the output to FILE (atomically) instead of stdout;\n"
 	  "'-o -' is standard output (for --emit=payload only a\n"
 	  "seekable file: its header is written last)", NULL },
@@ -61,8 +64,15 @@ static const struct option_spec option_specs[] = {
 	  "convert the times of a time base to nanoseconds:\n"
 	  "TIMEBASE:lin:NS_A,T_A,FREQ or\n"
 	  "TIMEBASE:lerp:NS_A,T_A,NS_B,T_B (repeatable)", NULL },
-	{ OPT_FORMAT, "format", required_argument, OPTC_INFO, "--format=FORMAT",
-	  "info: print text (default) or json", "text json" },
+	{ OPT_FORMAT, "format", required_argument, OPTC_INFO | OPTC_STATS, "--format=FORMAT",
+	  "info: print text (default) or json; stats: column\n"
+	  "(default), table, csv, tsv, json or html", "text json column table csv tsv html" },
+	{ OPT_REPORT, "report", required_argument, OPTC_STATS, "--report=NAME",
+	  "stats: nvtx_sum (default), nvtx_pushpop_sum,\n"
+	  "nvtx_startend_sum or nvtx_pushpop_trace",
+	  "nvtx_sum nvtx_pushpop_sum nvtx_startend_sum nvtx_pushpop_trace" },
+	{ OPT_TIMEUNIT, "timeunit", required_argument, OPTC_STATS, "--timeunit=UNIT",
+	  "stats: times in nsec (default), usec, msec or sec", "nsec usec msec sec" },
 	{ OPT_CHECK, "check", no_argument, OPTC_FMT, "--check",
 	  "fmt: list the files that would change; exit 1 if any", NULL },
 	{ 'l', NULL, no_argument, OPTC_FMT, "-l", "fmt: list the files that would change; exit 1 if any\n"
@@ -562,6 +572,37 @@ static int set_number(struct options *o, int id, const char *arg, const struct n
 	return -1;
 }
 
+/* The i-th value of stats --report (which 1), --timeunit (0) or --format (-1), NULL past the last. */
+static const char *stats_value(int which, int i)
+{
+	if (which > 0)
+		return stats_report_name((enum stats_report)i);
+	return which == 0 ? stats_unit_name((enum stats_unit)i) : stats_format_name((enum stats_format)i);
+}
+
+/* stats --report, --timeunit or --format: the value's index into *o (-1 to go on), or a usage error. */
+static int stats_option(struct options *o, int which, const char *arg, const struct nvtxt_diag_sink *sink)
+{
+	const char *names[8];
+	size_t n = 0;
+	struct buf list = { 0 };
+	int r;
+
+	while (n < 8 && stats_value(which, (int)n))
+		names[n] = stats_value(which, (int)n), n++;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], arg) == 0) {
+			*(which > 0 ? &o->stats_report : which == 0 ? &o->stats_unit : &o->stats_format) = (int)i;
+			return -1;
+		}
+	}
+	buf_add_list(&list, names, n, "or");
+	r = usage_error(sink, "--%s expects %s, found '%s'", which > 0 ? "report" : which == 0 ? "timeunit" : "format",
+			list.ptr, arg);
+	buf_free(&list);
+	return r;
+}
+
 /* An option with a value; -1 to go on, or the exit status. */
 static int set_value(struct options *o, const struct option_spec *s, const char *arg,
 		     const struct nvtxt_diag_sink *sink)
@@ -584,7 +625,13 @@ static int set_value(struct options *o, const struct option_spec *s, const char 
 		if (nvtxt_tconv_parse(&o->tconv, arg, err, sizeof err) != 0)
 			return usage_error(sink, "--time-conversion=%s: %s", arg, err);
 		break;
+	case OPT_REPORT:
+		return stats_option(o, 1, arg, sink);
+	case OPT_TIMEUNIT:
+		return stats_option(o, 0, arg, sink);
 	case OPT_FORMAT:
+		if (o->cmd->options & OPTC_STATS)
+			return stats_option(o, -1, arg, sink);
 		if (strcmp(arg, "text") != 0 && strcmp(arg, "json") != 0)
 			return usage_error(sink, "--format expects text or json, found '%s'", arg);
 		o->info_json = strcmp(arg, "json") == 0;

@@ -1,0 +1,754 @@
+/*
+ * stats.c - the computation of nvtxtc stats (stats.h; nvtxtc(1), STATS):
+ * ranges collected event by event, grouped by (time unit, style, name),
+ * their durations kept for the exact median; at the end the sums,
+ * medians, means and standard deviations, sorted into one table per time
+ * unit.  The printers are in stats_print.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "util.h"
+
+typedef unsigned __int128 u128;
+
+enum { STYLE_PUSHPOP, STYLE_STARTEND };
+#define UNIT_NS 0 /* else 1 + the time base whose ticks the durations count */
+
+/* The ranges of one (unit, style, name). */
+struct group {
+	uint64_t hash;
+	char *name;
+	size_t len;
+	uint8_t style, unit;
+	uint64_t *d; /* the durations (summaries only) */
+	size_t n, cap;
+	/* nvtxt_stats_finish: */
+	u128 total, avg10, med10, std10, pct10;
+	uint64_t min, max;
+};
+
+/* An open push range of the trace. */
+struct frame {
+	uint64_t id, ordinal, child_dur;
+	uint32_t nchild;
+	uint8_t unit;
+};
+
+struct thread {
+	int64_t pid, tid;
+	struct frame *stack;
+	size_t depth, cap;
+};
+
+/* One closed push/pop range of nvtx_pushpop_trace. */
+struct stats_trace_row {
+	int64_t start, end;
+	uint64_t dur_child, id, parent;
+	int64_t pid, tid;
+	uint32_t name, level, nchild, file;
+	uint8_t unit;
+};
+
+struct nvtxt_stats {
+	struct stats_report_view view; /* first: the printers' view is the collector */
+	struct nvtxt_tconv tc;
+	struct group *groups;
+	size_t ngroups, groups_cap;
+	uint32_t *slots; /* open addressing: group index + 1, 0 empty */
+	size_t slots_cap;
+
+	struct thread *threads; /* of the current file (trace only) */
+	size_t nthreads, threads_cap;
+	struct idmap thread_index;
+	struct stats_trace_row *rows;
+	size_t nrows, rows_cap;
+	uint64_t *parent_of; /* range id - 1 -> parent id (0: none) */
+	size_t nids, ids_cap;
+
+	char **files;
+	size_t nfiles, files_cap;
+	uint64_t open_file, open_total;
+	unsigned tick_bases;
+	char error[256];
+	struct nvtxt_loc error_loc;
+
+	struct group **order; /* summaries: the groups, table by table */
+	uint64_t *chain;      /* stats_row's RangeStack */
+	size_t chain_cap;
+	struct stats_table tables[1 + NVTXT_TB_COUNT];
+	struct buf text; /* stats_row's RangeStack and NameTree */
+	struct buf text2;
+};
+
+static const char *const report_names[] = { "nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum",
+					    "nvtx_pushpop_trace" };
+static const char *const format_names[] = { "column", "table", "csv", "tsv", "json", "html" };
+static const char *const unit_names[] = { "nsec", "usec", "msec", "sec" };
+
+static int lookup(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *stats_report_name(enum stats_report r)
+{
+	return (unsigned)r < STATS_REPORT_COUNT ? report_names[r] : NULL;
+}
+
+const char *stats_format_name(enum stats_format f)
+{
+	return (unsigned)f < STATS_FORMAT_COUNT ? format_names[f] : NULL;
+}
+
+const char *stats_unit_name(enum stats_unit u)
+{
+	return (unsigned)u < STATS_UNIT_COUNT ? unit_names[u] : NULL;
+}
+
+int stats_report_lookup(const char *name)
+{
+	return lookup(report_names, STATS_REPORT_COUNT, name);
+}
+
+int stats_format_lookup(const char *name)
+{
+	return lookup(format_names, STATS_FORMAT_COUNT, name);
+}
+
+int stats_unit_lookup(const char *name)
+{
+	return lookup(unit_names, STATS_UNIT_COUNT, name);
+}
+
+/* The columns of the reports: nsys's names (stats.h). */
+static const struct stats_col sum_cols[] = {
+	{ "Time", COL_PERCENT }, { "Total Time", COL_TIME }, { "Instances", COL_COUNT },
+	{ "Avg", COL_TIME },     { "Med", COL_TIME },        { "Min", COL_TIME },
+	{ "Max", COL_TIME },     { "StdDev", COL_TIME },     { "Style", COL_TEXT },
+	{ "Range", COL_TEXT },
+};
+static const struct stats_col one_style_cols[] = {
+	{ "Time", COL_PERCENT }, { "Total Time", COL_TIME }, { "Instances", COL_COUNT },
+	{ "Avg", COL_TIME },     { "Med", COL_TIME },        { "Min", COL_TIME },
+	{ "Max", COL_TIME },     { "StdDev", COL_TIME },     { "Range", COL_TEXT },
+};
+static const struct stats_col trace_cols[] = {
+	{ "Start", COL_TIME },    { "End", COL_TIME },      { "Duration", COL_TIME },
+	{ "DurChild", COL_TIME }, { "DurNonChild", COL_TIME }, { "Name", COL_TEXT },
+	{ "PID", COL_ID },        { "TID", COL_ID },        { "Lvl", COL_ID },
+	{ "NumChild", COL_COUNT }, { "RangeId", COL_ID },   { "ParentId", COL_ID },
+	{ "RangeStack", COL_TEXT }, { "NameTree", COL_TEXT },
+};
+
+struct nvtxt_stats *nvtxt_stats_new(const struct nvtxt_tconv *tc, enum stats_report report)
+{
+	struct nvtxt_stats *st = xcalloc(1, sizeof *st);
+
+	st->tc = *tc;
+	st->view.report = report;
+	if (report == STATS_SUM) {
+		st->view.cols = sum_cols;
+		st->view.ncols = (int)(sizeof sum_cols / sizeof sum_cols[0]);
+	} else if (report == STATS_PUSHPOP_TRACE) {
+		st->view.cols = trace_cols;
+		st->view.ncols = (int)(sizeof trace_cols / sizeof trace_cols[0]);
+	} else {
+		st->view.cols = one_style_cols;
+		st->view.ncols = (int)(sizeof one_style_cols / sizeof one_style_cols[0]);
+	}
+	return st;
+}
+
+static void free_threads(struct nvtxt_stats *st)
+{
+	for (size_t i = 0; i < st->nthreads; i++)
+		free(st->threads[i].stack);
+	st->nthreads = 0;
+	idmap_free(&st->thread_index);
+	memset(&st->thread_index, 0, sizeof st->thread_index);
+}
+
+void nvtxt_stats_free(struct nvtxt_stats *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->ngroups; i++) {
+		free(st->groups[i].name);
+		free(st->groups[i].d);
+	}
+	free(st->groups);
+	free(st->slots);
+	free_threads(st);
+	free(st->threads);
+	free(st->rows);
+	free(st->parent_of);
+	for (size_t i = 0; i < st->nfiles; i++)
+		free(st->files[i]);
+	free(st->files);
+	free(st->order);
+	free(st->chain);
+	buf_free(&st->text);
+	buf_free(&st->text2);
+	free(st);
+}
+
+/* --- collecting ------------------------------------------------------------ */
+
+static bool group_is(const struct group *g, uint64_t h, uint8_t style, uint8_t unit, const char *p, size_t len)
+{
+	return g->hash == h && g->style == style && g->unit == unit && g->len == len &&
+	       (len == 0 || memcmp(g->name, p, len) == 0);
+}
+
+static void rehash(struct nvtxt_stats *st)
+{
+	size_t cap = st->slots_cap ? 2 * st->slots_cap : 64;
+
+	free(st->slots);
+	st->slots = xcalloc(cap, sizeof *st->slots);
+	st->slots_cap = cap;
+	for (size_t g = 0; g < st->ngroups; g++) {
+		size_t i = st->groups[g].hash & (cap - 1);
+		while (st->slots[i])
+			i = (i + 1) & (cap - 1);
+		st->slots[i] = (uint32_t)g + 1;
+	}
+}
+
+/* The group of (unit, style, the event's Message), added when new; its index. */
+static uint32_t group_of(struct nvtxt_stats *st, const struct nvtxt_event *ev, uint8_t style, uint8_t unit)
+{
+	bool has = (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE)) && ev->message.ptr;
+	const char *p = has ? ev->message.ptr : "";
+	size_t len = has ? ev->message.len : 0;
+	uint64_t h = hash_bytes(p, len) ^ ((uint64_t)style << 56) ^ ((uint64_t)unit << 48);
+	size_t i;
+
+	if (2 * (st->ngroups + 1) > st->slots_cap)
+		rehash(st);
+	for (i = h & (st->slots_cap - 1); st->slots[i]; i = (i + 1) & (st->slots_cap - 1))
+		if (group_is(&st->groups[st->slots[i] - 1], h, style, unit, p, len))
+			return st->slots[i] - 1;
+	xgrow((void **)&st->groups, &st->groups_cap, st->ngroups + 1, sizeof *st->groups);
+	st->groups[st->ngroups] = (struct group){ .hash = h, .name = xstrndup(p, len), .len = len,
+						  .style = style, .unit = unit };
+	st->slots[i] = (uint32_t)st->ngroups + 1;
+	return (uint32_t)st->ngroups++;
+}
+
+/* Appends d to the durations of group gi (an index: group_of may move the groups). */
+static void add_duration(struct nvtxt_stats *st, uint32_t gi, uint64_t d)
+{
+	struct group *g = &st->groups[gi];
+
+	if (g->n == g->cap)
+		xgrow((void **)&g->d, &g->cap, g->n + 1, sizeof *g->d);
+	g->d[g->n++] = d;
+}
+
+/*
+ * The times a and b of time base tb: in nanoseconds (*unit UNIT_NS) where
+ * tb converts, else ticks (*unit 1 + tb).  Returns 0, or -1 with errno
+ * ERANGE and the message in st->error.
+ */
+static int convert(struct nvtxt_stats *st, const struct nvtxt_event *ev, int64_t *a, int64_t *b, uint8_t *unit)
+{
+	enum nvtxt_timebase tb = ev->timebase;
+	int64_t bad;
+
+	*unit = UNIT_NS;
+	if (st->tc.rule[tb].kind == NVTXT_TCONV_IDENTITY)
+		return 0;
+	if (st->tc.rule[tb].kind == NVTXT_TCONV_NONE) {
+		*unit = (uint8_t)(1 + tb);
+		st->tick_bases |= 1u << tb;
+		return 0;
+	}
+	bad = *a;
+	if (nvtxt_tconv_apply(&st->tc, tb, *a, a) == 0) {
+		bad = *b;
+		if (nvtxt_tconv_apply(&st->tc, tb, *b, b) == 0)
+			return 0;
+	}
+	if (!st->error[0]) {
+		int e = errno;
+		nvtxt_tconv_error(&st->tc, tb, bad, e, st->error, sizeof st->error);
+		st->error_loc = ev->loc;
+		errno = e;
+	}
+	return -1;
+}
+
+static struct thread *thread_of(struct nvtxt_stats *st, const struct nvtxt_event *ev)
+{
+	int inserted;
+	uint32_t *slot = idmap_put(&st->thread_index, (uint64_t)ev->process_id, (uint64_t)ev->thread_id,
+				   (uint32_t)st->nthreads, &inserted);
+
+	if (inserted) {
+		xgrow((void **)&st->threads, &st->threads_cap, st->nthreads + 1, sizeof *st->threads);
+		st->threads[st->nthreads++] = (struct thread){ .pid = ev->process_id, .tid = ev->thread_id };
+	}
+	return &st->threads[*slot];
+}
+
+static void trace_push(struct nvtxt_stats *st, const struct nvtxt_event *ev)
+{
+	struct thread *t = thread_of(st, ev);
+	uint64_t parent = t->depth ? t->stack[t->depth - 1].id : 0;
+
+	xgrow((void **)&st->parent_of, &st->ids_cap, st->nids + 1, sizeof *st->parent_of);
+	st->parent_of[st->nids++] = parent;
+	xgrow((void **)&t->stack, &t->cap, t->depth + 1, sizeof *t->stack);
+	t->stack[t->depth++] = (struct frame){
+		.id = st->nids, .ordinal = ev->ordinal,
+		.unit = st->tc.rule[ev->timebase].kind == NVTXT_TCONV_NONE ? (uint8_t)(1 + ev->timebase) : UNIT_NS,
+	};
+}
+
+/* The RangePop ev closes the frame of its push: a row of the trace. */
+static int trace_pop(struct nvtxt_stats *st, const struct nvtxt_event *ev, int64_t a, int64_t b, uint8_t unit)
+{
+	struct thread *t = thread_of(st, ev);
+	size_t k = t->depth;
+	struct frame f;
+	struct stats_trace_row *r;
+
+	while (k > 0 && t->stack[k - 1].ordinal != ev->push->ordinal)
+		k--;
+	if (k == 0) /* not on the stack (cannot happen: the front end pairs them alike) */
+		return 0;
+	f = t->stack[k - 1];
+	t->depth = k - 1;
+	if (t->depth) {
+		struct frame *p = &t->stack[t->depth - 1];
+		p->nchild++;
+		if (p->unit == unit) /* DurChild adds the children of the parent's own time unit */
+			p->child_dur += (uint64_t)b - (uint64_t)a;
+	}
+	xgrow((void **)&st->rows, &st->rows_cap, st->nrows + 1, sizeof *st->rows);
+	r = &st->rows[st->nrows++];
+	*r = (struct stats_trace_row){ .start = a, .end = b, .dur_child = f.child_dur,
+				       .id = f.id, .parent = st->parent_of[f.id - 1], .pid = ev->process_id,
+				       .tid = ev->thread_id, .name = group_of(st, ev->push, STYLE_PUSHPOP, unit),
+				       .level = (uint32_t)(k - 1), .nchild = f.nchild,
+				       .file = (uint32_t)(st->nfiles - 1), .unit = unit };
+	return 0;
+}
+
+static int stats_event(void *user, const struct nvtxt_event *ev)
+{
+	struct nvtxt_stats *st = user;
+	enum stats_report rep = st->view.report;
+	int64_t a, b;
+	uint8_t unit;
+
+	switch (ev->command) {
+	case NVTXT_CMD_RANGE_START_END:
+		if (rep != STATS_SUM && rep != STATS_STARTEND_SUM)
+			return 0;
+		a = ev->start;
+		b = ev->end;
+		if (convert(st, ev, &a, &b, &unit) != 0)
+			return -1;
+		add_duration(st, group_of(st, ev, STYLE_STARTEND, unit), (uint64_t)b - (uint64_t)a);
+		return 0;
+	case NVTXT_CMD_RANGE_PUSH:
+		if (rep == STATS_PUSHPOP_TRACE)
+			trace_push(st, ev);
+		return 0;
+	case NVTXT_CMD_RANGE_POP:
+		if (rep == STATS_STARTEND_SUM || !ev->push)
+			return 0;
+		a = ev->push->time;
+		b = ev->time;
+		if (convert(st, ev, &a, &b, &unit) != 0)
+			return -1;
+		if (rep == STATS_PUSHPOP_TRACE)
+			return trace_pop(st, ev, a, b, unit);
+		add_duration(st, group_of(st, ev->push, STYLE_PUSHPOP, unit), (uint64_t)b - (uint64_t)a);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int stats_unclosed(void *user, const struct nvtxt_event *push)
+{
+	struct nvtxt_stats *st = user;
+
+	(void)push;
+	st->open_file++;
+	st->open_total++;
+	return 0;
+}
+
+struct nvtxt_backend nvtxt_stats_file(struct nvtxt_stats *st, const char *name)
+{
+	free_threads(st);
+	xgrow((void **)&st->files, &st->files_cap, st->nfiles + 1, sizeof *st->files);
+	st->files[st->nfiles++] = xstrndup(name, strlen(name));
+	st->open_file = 0;
+	st->error[0] = '\0';
+	return (struct nvtxt_backend){ .user = st, .event = stats_event, .unclosed_push = stats_unclosed };
+}
+
+const char *nvtxt_stats_error(struct nvtxt_stats *st, struct nvtxt_loc *loc)
+{
+	if (!st->error[0])
+		return NULL;
+	*loc = st->error_loc;
+	return st->error;
+}
+
+uint64_t nvtxt_stats_open_in_file(const struct nvtxt_stats *st)
+{
+	return st->open_file;
+}
+
+uint64_t nvtxt_stats_open_total(const struct nvtxt_stats *st)
+{
+	return st->open_total;
+}
+
+unsigned nvtxt_stats_tick_bases(const struct nvtxt_stats *st)
+{
+	return st->tick_bases;
+}
+
+/* --- the statistics ---------------------------------------------------------- */
+
+static void swap64(uint64_t *a, uint64_t *b)
+{
+	uint64_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Moves the k-th smallest of d[0..n) to d[k], the smaller ones before it
+ * and the larger after (quickselect, median-of-three pivots; after 64
+ * rounds that did not shrink the range enough, a sort of what is left).
+ */
+static void select_kth(uint64_t *d, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n; /* the k-th is in [lo, hi) */
+	int rounds = 0;
+
+	while (hi - lo > 16) {
+		size_t mid = lo + (hi - lo) / 2, i = lo, j = hi - 1;
+		uint64_t pivot;
+
+		if (++rounds > 64) {
+			qsort(d + lo, hi - lo, sizeof *d, cmp_u64);
+			return;
+		}
+		if (d[mid] < d[lo])
+			swap64(&d[mid], &d[lo]);
+		if (d[hi - 1] < d[lo])
+			swap64(&d[hi - 1], &d[lo]);
+		if (d[hi - 1] < d[mid])
+			swap64(&d[hi - 1], &d[mid]);
+		pivot = d[mid];
+		/* Hoare's partition: [lo, j] <= pivot <= [j + 1, hi) */
+		for (;;) {
+			while (d[i] < pivot)
+				i++;
+			while (d[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			swap64(&d[i++], &d[j--]);
+		}
+		if (k <= j)
+			hi = j + 1;
+		else
+			lo = j + 1;
+	}
+	qsort(d + lo, hi - lo, sizeof *d, cmp_u64);
+}
+
+/* (2 * num + den) / (2 * den): num / den rounded half up (nsys rounds with SQLite's round()). */
+static u128 div_round(u128 num, u128 den)
+{
+	return den ? (2 * num + den) / (2 * den) : 0;
+}
+
+static void group_stats(struct group *g)
+{
+	size_t n = g->n, k = n / 2;
+	long double mean, ss = 0, sd;
+
+	g->total = 0;
+	g->min = UINT64_MAX;
+	g->max = 0;
+	for (size_t i = 0; i < n; i++) {
+		g->total += g->d[i];
+		if (g->d[i] < g->min)
+			g->min = g->d[i];
+		if (g->d[i] > g->max)
+			g->max = g->d[i];
+	}
+	g->avg10 = div_round(g->total * 10, n);
+	select_kth(g->d, n, k);
+	if (n % 2) {
+		g->med10 = (u128)g->d[k] * 10;
+	} else {
+		uint64_t below = 0; /* the largest of d[0..k), all <= d[k] */
+		for (size_t i = 0; i < k; i++)
+			if (g->d[i] > below)
+				below = g->d[i];
+		g->med10 = ((u128)below + g->d[k]) * 5;
+	}
+	g->std10 = 0;
+	if (n < 2)
+		return;
+	/* the sample standard deviation, two passes (the durations are all here) */
+	mean = (long double)g->total / (long double)n;
+	for (size_t i = 0; i < n; i++) {
+		long double x = (long double)g->d[i] - mean;
+		ss += x * x;
+	}
+	sd = sqrtl(ss / (long double)(n - 1));
+	g->std10 = (u128)(sd * 10.0L + 0.5L);
+}
+
+static struct nvtxt_stats *collector(const struct stats_report_view *v)
+{
+	return (struct nvtxt_stats *)v; /* the view is the collector's first member */
+}
+
+/* Total time, largest first; then the name (bytes), then PushPop before StartEnd. */
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = *(struct group *const *)a, *y = *(struct group *const *)b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c;
+
+	if (x->unit != y->unit)
+		return x->unit < y->unit ? -1 : 1;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	c = n ? memcmp(x->name, y->name, n) : 0;
+	if (c || x->len != y->len)
+		return c ? c : (x->len < y->len ? -1 : 1);
+	return (x->style > y->style) - (x->style < y->style);
+}
+
+/* Start time, then duration, then the range's number (nsys: ORDER BY start, duration). */
+static int cmp_row(const void *a, const void *b)
+{
+	const struct stats_trace_row *x = a, *y = b;
+	u128 dx = (u128)((uint64_t)x->end - (uint64_t)x->start), dy = (u128)((uint64_t)y->end - (uint64_t)y->start);
+
+	if (x->unit != y->unit)
+		return x->unit < y->unit ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* A new table of `unit` (rows counted by the caller). */
+static struct stats_table *table_for(struct nvtxt_stats *st, uint8_t unit, void *first)
+{
+	struct stats_table *t = &st->tables[st->view.ntables++];
+
+	*t = (struct stats_table){ .ticks = unit != UNIT_NS, .tb = unit ? (enum nvtxt_timebase)(unit - 1) : 0,
+				   .priv = first };
+	return t;
+}
+
+static void finish_trace(struct nvtxt_stats *st)
+{
+	struct stats_table *t = NULL;
+	int unit = -1;
+
+	qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
+	for (size_t i = 0; i < st->nrows; i++) {
+		if (st->rows[i].unit != unit) {
+			unit = st->rows[i].unit;
+			t = table_for(st, (uint8_t)unit, &st->rows[i]);
+		}
+		t->nrows++;
+	}
+}
+
+static void finish_sums(struct nvtxt_stats *st)
+{
+	uint8_t want = st->view.report == STATS_PUSHPOP_SUM ? STYLE_PUSHPOP : STYLE_STARTEND;
+	struct stats_table *t = NULL;
+	size_t n = 0;
+	int unit = -1;
+
+	st->order = xmalloc((st->ngroups ? st->ngroups : 1) * sizeof *st->order);
+	for (size_t g = 0; g < st->ngroups; g++) {
+		if (st->view.report != STATS_SUM && st->groups[g].style != want)
+			continue;
+		group_stats(&st->groups[g]);
+		st->order[n++] = &st->groups[g];
+	}
+	qsort(st->order, n, sizeof *st->order, cmp_group);
+	for (size_t i = 0; i < n; i++) {
+		struct group *g = st->order[i];
+		if (g->unit != unit) {
+			unit = g->unit;
+			t = table_for(st, (uint8_t)unit, &st->order[i]);
+		}
+		t->nrows++;
+	}
+	/* Time (%): the share of the table's sum of total times */
+	for (size_t k = 0; k < st->view.ntables; k++) {
+		struct group **row = st->tables[k].priv;
+		u128 all = 0;
+		for (size_t i = 0; i < st->tables[k].nrows; i++)
+			all += row[i]->total;
+		for (size_t i = 0; i < st->tables[k].nrows; i++)
+			row[i]->pct10 = div_round(row[i]->total * 1000, all);
+	}
+}
+
+const struct stats_report_view *nvtxt_stats_finish(struct nvtxt_stats *st)
+{
+	st->view.ntables = 0;
+	if (st->view.report == STATS_PUSHPOP_TRACE)
+		finish_trace(st);
+	else
+		finish_sums(st);
+	if (st->view.ntables == 0) /* no range: an empty table of nanoseconds */
+		table_for(st, UNIT_NS, NULL);
+	st->view.tables = st->tables;
+	st->view.files = (const char *const *)st->files;
+	st->view.nfiles = st->nfiles;
+	st->view.open_ranges = st->open_total;
+	return &st->view;
+}
+
+/* --- rows ------------------------------------------------------------------- */
+
+static struct stats_num num_u(u128 v, uint8_t decimals)
+{
+	return (struct stats_num){ .mag = v, .decimals = decimals };
+}
+
+static struct stats_num num_i(int64_t v)
+{
+	return (struct stats_num){ .mag = v < 0 ? -(u128)v : (u128)v, .neg = v < 0 };
+}
+
+static void text_cell(struct stats_cell *c, const char *p, size_t len)
+{
+	c->text = p;
+	c->len = len;
+}
+
+static void sum_row(const struct nvtxt_stats *st, const struct group *g, struct stats_cell *c)
+{
+	int i = 0;
+
+	c[i++].num = num_u(g->pct10, 1);
+	c[i++].num = num_u(g->total, 0);
+	c[i++].num = num_u(g->n, 0);
+	c[i++].num = num_u(g->avg10, 1);
+	c[i++].num = num_u(g->med10, 1);
+	c[i++].num = num_u(g->min, 0);
+	c[i++].num = num_u(g->max, 0);
+	c[i++].num = num_u(g->std10, 1);
+	if (st->view.report == STATS_SUM) {
+		const char *s = g->style == STYLE_PUSHPOP ? "PushPop" : "StartEnd";
+		text_cell(&c[i++], s, strlen(s));
+	}
+	text_cell(&c[i], g->name, g->len);
+}
+
+/* ":1:4:9": the ids of the range's stack, outermost first. */
+static void range_stack(struct nvtxt_stats *st, uint64_t id)
+{
+	size_t n = 0;
+
+	buf_reset(&st->text);
+	for (uint64_t p = id; p; p = st->parent_of[p - 1]) {
+		xgrow((void **)&st->chain, &st->chain_cap, n + 1, sizeof *st->chain);
+		st->chain[n++] = p;
+	}
+	while (n)
+		buf_printf(&st->text, ":%" PRIu64, st->chain[--n]);
+}
+
+static void trace_row(struct nvtxt_stats *st, const struct stats_trace_row *r, struct stats_cell *c)
+{
+	const struct group *g = &st->groups[r->name];
+	u128 dur = (u128)((uint64_t)r->end - (uint64_t)r->start);
+
+	c[0].num = num_i(r->start);
+	c[1].num = num_i(r->end);
+	c[2].num = num_u(dur, 0);
+	c[3].num = num_u(r->dur_child, 0);
+	c[4].num = num_u(dur >= r->dur_child ? dur - r->dur_child : 0, 0);
+	text_cell(&c[5], g->name, g->len);
+	c[6].num = num_i(r->pid);
+	c[7].num = num_i(r->tid);
+	c[8].num = num_u(r->level, 0);
+	c[9].num = num_u(r->nchild, 0);
+	c[10].num = num_u(r->id, 0);
+	c[11].num = num_u(r->parent, 0);
+	c[11].empty = r->parent == 0;
+	range_stack(st, r->id);
+	text_cell(&c[12], st->text.ptr, st->text.len);
+	buf_reset(&st->text2);
+	for (uint32_t i = 0; i < r->level; i++)
+		buf_adds(&st->text2, "--");
+	buf_add(&st->text2, g->name, g->len);
+	text_cell(&c[13], st->text2.ptr ? st->text2.ptr : "", st->text2.len);
+}
+
+void stats_row(const struct stats_report_view *v, const struct stats_table *t, size_t row, struct stats_cell *cells)
+{
+	struct nvtxt_stats *st = collector(v);
+
+	memset(cells, 0, (size_t)v->ncols * sizeof *cells);
+	if (v->report == STATS_PUSHPOP_TRACE)
+		trace_row(st, (const struct stats_trace_row *)t->priv + row, cells);
+	else
+		sum_row(st, ((struct group *const *)t->priv)[row], cells);
+}
+
+void stats_bar(const struct stats_report_view *v, const struct stats_table *t, size_t row, struct stats_bar *bar)
+{
+	struct nvtxt_stats *st = collector(v);
+
+	memset(bar, 0, sizeof *bar);
+	if (v->report == STATS_PUSHPOP_TRACE) {
+		const struct stats_trace_row *r = (const struct stats_trace_row *)t->priv + row;
+		bar->name = st->groups[r->name].name;
+		bar->len = st->groups[r->name].len;
+		bar->start = r->start;
+		bar->end = r->end;
+		bar->level = r->level;
+		bar->pid = r->pid;
+		bar->tid = r->tid;
+		bar->file = r->file;
+	} else {
+		const struct group *g = ((struct group *const *)t->priv)[row];
+		bar->name = g->name;
+		bar->len = g->len;
+		bar->style = g->style == STYLE_PUSHPOP ? "PushPop" : "StartEnd";
+		bar->total = g->total;
+	}
+}
