@@ -90,9 +90,15 @@ static void page_head(const struct stats_report_view *v, enum stats_unit unit, F
 		escs(out, v->files[i]);
 		fputs("</code>", out);
 	}
-	fprintf(out, ". Times in %s. <span id=\"open-ranges\" data-count=\"%llu\">%llu push range%s open at the "
-		"end of a file, left out.</span></p>\n", unit_words[unit], (unsigned long long)v->open_ranges,
-		(unsigned long long)v->open_ranges, v->open_ranges == 1 ? "" : "s");
+	fprintf(out, ". Times in %s. <span id=\"open-ranges\" data-count=\"%llu\">", unit_words[unit],
+		(unsigned long long)v->open_ranges);
+	if (v->open_ranges)
+		fprintf(out, "%llu push range%s still open at the end of a file %s left out.",
+			(unsigned long long)v->open_ranges, v->open_ranges == 1 ? "" : "s",
+			v->open_ranges == 1 ? "is" : "are");
+	else
+		fputs("No push range was left open.", out);
+	fputs("</span></p>\n", out);
 }
 
 /* The total as text in the table's unit: "3,481,709 ns", "12 ticks". */
@@ -146,10 +152,15 @@ static void bar_chart(const struct stats_report_view *v, const struct stats_tabl
 			t->nrows);
 }
 
-/* The flame graph's lanes: one per (file, PID, TID), in order of first appearance by start time. */
+/*
+ * The flame graph's lanes: one per (file, PID, TID), in order of first
+ * appearance by start time, each on its own time scale (files and threads
+ * may lie far apart on the clock).
+ */
 struct lane {
 	uint32_t file;
 	int64_t pid, tid;
+	int64_t t0, t1;
 	uint32_t depth; /* levels drawn: max level + 1 */
 	size_t y;
 };
@@ -160,7 +171,7 @@ static size_t lane_of(struct lane **lanes, size_t *n, size_t *cap, const struct 
 		if ((*lanes)[i - 1].pid == b->pid && (*lanes)[i - 1].tid == b->tid && (*lanes)[i - 1].file == b->file)
 			return i - 1;
 	xgrow((void **)lanes, cap, *n + 1, sizeof **lanes);
-	(*lanes)[*n] = (struct lane){ .file = b->file, .pid = b->pid, .tid = b->tid };
+	(*lanes)[*n] = (struct lane){ .file = b->file, .pid = b->pid, .tid = b->tid, .t0 = b->start, .t1 = b->end };
 	return (*n)++;
 }
 
@@ -183,47 +194,64 @@ static void frame(FILE *out, const struct stats_bar *b, double x, double w, size
 	fputs("</g>\n", out);
 }
 
-static void flame_graph(const struct stats_report_view *v, const struct stats_table *t, size_t k, FILE *out)
+/* The lanes of the first n rows, their time spans, depths and places; returns the SVG's height. */
+static size_t layout_lanes(const struct stats_report_view *v, const struct stats_table *t, size_t n,
+			   struct lane **lanes, size_t *nl)
 {
-	size_t n = t->nrows < STATS_HTML_FRAMES ? t->nrows : STATS_HTML_FRAMES, nl = 0, cap = 0, h = 4;
-	struct lane *lanes = NULL;
-	int64_t t0 = 0, t1 = 0;
+	size_t cap = 0, h = 4;
 	struct stats_bar b;
-	long double span;
 
 	for (size_t i = 0; i < n; i++) {
-		size_t l;
+		struct lane *l;
+		size_t li;
 		stats_bar(v, t, i, &b);
-		l = lane_of(&lanes, &nl, &cap, &b);
-		if (b.level + 1 > lanes[l].depth)
-			lanes[l].depth = b.level + 1;
-		if (i == 0 || b.start < t0)
-			t0 = b.start;
-		if (i == 0 || b.end > t1)
-			t1 = b.end;
+		li = lane_of(lanes, nl, &cap, &b); /* may move *lanes */
+		l = &(*lanes)[li];
+		if (b.level + 1 > l->depth)
+			l->depth = b.level + 1;
+		if (b.start < l->t0)
+			l->t0 = b.start;
+		if (b.end > l->t1)
+			l->t1 = b.end;
 	}
-	for (size_t l = 0; l < nl; l++) {
-		lanes[l].y = h + 20;
-		h += 20 + lanes[l].depth * FRAME_H + 10;
+	for (size_t l = 0; l < *nl; l++) {
+		(*lanes)[l].y = h + 20;
+		h += 20 + (*lanes)[l].depth * FRAME_H + 10;
 	}
-	span = t1 > t0 ? (long double)t1 - (long double)t0 : 1;
+	return h;
+}
+
+static void flame_graph(const struct stats_report_view *v, const struct stats_table *t, size_t k, FILE *out)
+{
+	size_t n = t->nrows < STATS_HTML_FRAMES ? t->nrows : STATS_HTML_FRAMES, nl = 0, cap, h;
+	struct lane *lanes = NULL;
+	struct stats_bar b;
+
+	h = layout_lanes(v, t, n, &lanes, &nl);
+	cap = nl;
 	fprintf(out, "<svg class=\"chart flame\" id=\"chart-%zu\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		"height=\"%zu\" viewBox=\"0 0 %d %zu\" role=\"img\" aria-label=\"nesting of the push/pop ranges\" "
-		"data-t0=\"%lld\" data-t1=\"%lld\">\n", k, CHART_W, h, CHART_W, h, (long long)t0, (long long)t1);
+		"height=\"%zu\" viewBox=\"0 0 %d %zu\" role=\"img\" aria-label=\"nesting of the push/pop ranges\">\n",
+		k, CHART_W, h, CHART_W, h);
 	for (size_t l = 0; l < nl; l++) {
-		fprintf(out, "<text class=\"lane\" x=\"0\" y=\"%zu\">", lanes[l].y - 6);
+		long double span = lanes[l].t1 > lanes[l].t0 ? (long double)lanes[l].t1 - (long double)lanes[l].t0 : 1;
+
+		fprintf(out, "<g class=\"lane\" data-t0=\"%lld\" data-t1=\"%lld\">\n<text class=\"lane\" x=\"0\" y=\"%zu\">",
+			(long long)lanes[l].t0, (long long)lanes[l].t1, lanes[l].y - 6);
 		if (v->nfiles > 1) {
 			escs(out, v->files[lanes[l].file]);
 			fputs(": ", out);
 		}
 		fprintf(out, "PID %lld, TID %lld</text>\n", (long long)lanes[l].pid, (long long)lanes[l].tid);
-	}
-	for (size_t i = 0; i < n; i++) {
-		double x, w;
-		stats_bar(v, t, i, &b);
-		x = (double)(((long double)b.start - t0) * CHART_W / span);
-		w = (double)(((long double)b.end - (long double)b.start) * CHART_W / span);
-		frame(out, &b, x, w < 0.5 ? 0.5 : w, lanes[lane_of(&lanes, &nl, &cap, &b)].y + b.level * FRAME_H);
+		for (size_t i = 0; i < n; i++) {
+			double x, w;
+			stats_bar(v, t, i, &b);
+			if (lane_of(&lanes, &nl, &cap, &b) != l)
+				continue;
+			x = (double)(((long double)b.start - lanes[l].t0) * CHART_W / span);
+			w = (double)(((long double)b.end - (long double)b.start) * CHART_W / span);
+			frame(out, &b, x, w < 0.5 ? 0.5 : w, lanes[l].y + b.level * FRAME_H);
+		}
+		fputs("</g>\n", out);
 	}
 	fputs("</svg>\n", out);
 	if (t->nrows > n)
