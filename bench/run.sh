@@ -2,7 +2,8 @@
 # bench/run.sh - the benchmark of issue 5 (run it through `make bench`).
 #
 # Generates NVTXT traces of about 10 MB, 100 MB and 1 GB with bench/gen, times
-# nvtxtc lint, --emit=nvtxt, --emit=payload and fmt on each against two
+# nvtxtc lint, --emit=nvtxt, --emit=payload, fmt (and --emit=chrome, info, stats,
+# the payload reads) on each against two
 # baselines on the same file (wc -l and awk -F, '{n += NF}'), and prints one
 # table (seconds, MB/s, ratio to awk, peak RSS, CPU seconds), the growth of
 # time from one size to the next, and one line per target of issue 5: met or
@@ -121,6 +122,8 @@ for size in $BENCH_SIZES; do
 	# issue 22: the bytes the chrome export writes
 	echo "$size chrome-out $("$NVTXTC" --emit=chrome "$f" | wc -c)" >> "$RES"
 	best info "$size" "$f" "$runs" "$NVTXTC" info "$f"
+	# issue 24: nvtxtc stats (nvtx_sum, the default), its 8 bytes a range held for the medians
+	best stats "$size" "$f" "$runs" "$NVTXTC" stats "$f"
 	# issue 15: the payload written above, read as a stream
 	best pl-lint "$size" "$f" "$runs" "$NVTXTC" lint "$out"
 	best pl-nvtxt "$size" "$f" "$runs" "$NVTXTC" --emit=nvtxt "$out"
@@ -144,7 +147,7 @@ $2 == "chrome-out" { cout[$1] = $3; next }
 	t[$1, $2] = $3 / 1e6; rss[$1, $2] = $4 / 1024; bytes[$1] = $5; cput[$1, $2] = $6 / 1e6
 }
 END {
-	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt emit=chrome info pl-lint pl-nvtxt pl-dump pl-pipe", cmd, " ")
+	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt emit=chrome info stats pl-lint pl-nvtxt pl-dump pl-pipe", cmd, " ")
 	printf "nvtxtc bench: %d x %s; %s; best of %d runs below 1 GB, 1 run at 1 GB\n", nproc, cpu, awkver, runs
 	printf "%-8s %-13s %9s %9s %9s %9s %9s %9s\n", "size", "command", "seconds", "MB/s", "x awk", "x lint", "RSS MiB", "CPU s"
 	for (i = 1; i <= nsz; i++) {
@@ -240,6 +243,17 @@ END {
 	print "targets of issue 22 (the chrome row, at 100 MB):"
 	printf "  %s emit=chrome <= 4.0x lint:%s\n", at100b ? verdict(ok22) : "not measured (no 100 MB size):", l22
 	printf "  %s emit=chrome output <= 3.0x the input bytes\n", at100b ? verdict(ok22b) : "not measured (no 100 MB size):"
+	print ""
+	# issue 24: stats <= 2x lint at 100 MB
+	ls = ""; oks = 1; s100 = 0
+	for (i = 1; i <= nsz; i++) {
+		s = sz[i]; if (s in skipped) continue
+		r = t[s, "stats"] / t[s, "lint"]
+		ls = ls sprintf(" %s %.2fx (%.1f MiB);", human(bytes[s]), r, rss[s, "stats"])
+		if (bytes[s] >= 1e8 && bytes[s] < 1e9) { s100 = 1; if (r > 2) oks = 0 }
+	}
+	print "targets of issue 24:"
+	printf "  %s stats <= 2x lint at 100 MB (ratio, peak RSS):%s\n", s100 ? verdict(oks) : "not measured (no 100 MB size):", ls
 	print ""
 	print "targets of issue 14:"
 	printf "  %s emit=chrome and info <= 1.5x lint at 100 MB (chrome/info):%s\n", at100 ? verdict(okc) : "not measured (no 100 MB size):", lc

@@ -184,40 +184,6 @@ static int to_ns(const struct nvtxt_info *info, enum nvtxt_timebase tb, int64_t 
 	return nvtxt_tconv_apply(&info->tc, tb, t, ns);
 }
 
-/*
- * The messages' hash: 8 bytes at a time, each word mixed by a multiply
- * and a rotation (a message is hashed once per event; FNV-1a's byte loop
- * cost 5 instructions a byte).  Not for an adversary: equal hashes are
- * compared byte for byte.
- */
-static uint64_t message_hash(const char *p, size_t len)
-{
-	uint64_t h = 0x9E3779B97F4A7C15u ^ len, w = 0;
-	uint32_t a, b;
-
-	if (len >= 8) {
-		/* whole words, then the last 8 bytes (which may overlap the words before) */
-		const char *end = p + len;
-		for (; end - p > 8; p += 8) {
-			memcpy(&w, p, 8);
-			h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-			h = (h << 31) | (h >> 33);
-		}
-		memcpy(&w, end - 8, 8);
-	} else if (len >= 4) {
-		memcpy(&a, p, 4);
-		memcpy(&b, p + len - 4, 4);
-		w = (uint64_t)a << 32 | b;
-	} else if (len) {
-		w = (uint64_t)(unsigned char)p[0] << 16 | (uint64_t)(unsigned char)p[len / 2] << 8 |
-		    (unsigned char)p[len - 1];
-	}
-	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-	h ^= h >> 29;
-	h *= 0xBF58476D1CE4E5B9u;
-	return h ^ (h >> 32);
-}
-
 static void see_time(struct nvtxt_info *info, struct thread *t, enum nvtxt_timebase tb, int64_t v)
 {
 	/* the time base's first and last are its threads' (nvtxt_info_json): only counted here */
@@ -285,7 +251,7 @@ static void see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
 		}
 		free(old);
 	}
-	h = message_hash(ev->message.ptr, ev->message.len);
+	h = hash_bytes(ev->message.ptr, ev->message.len);
 	for (i = h & (info->msgs_cap - 1); info->msgs[i].text; i = (i + 1) & (info->msgs_cap - 1))
 		if (info->msgs[i].hash == h && info->msgs[i].len == ev->message.len &&
 		    same_bytes(info->msgs[i].text, ev->message.ptr, ev->message.len))

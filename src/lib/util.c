@@ -299,16 +299,39 @@ void buf_free(struct buf *b)
 	b->len = b->cap = 0;
 }
 
+/*
+ * 8 bytes at a time, each word mixed by a multiply and a rotation (a
+ * message is hashed once per event in info and stats; FNV-1a's byte loop
+ * cost 5 instructions a byte).  Not for an adversary: users compare equal
+ * hashes byte for byte.
+ */
 uint64_t hash_bytes(const void *data, size_t len)
 {
-	const unsigned char *p = data;
-	uint64_t h = 0xcbf29ce484222325ULL;
+	const char *p = data;
+	uint64_t h = 0x9E3779B97F4A7C15u ^ len, w = 0;
+	uint32_t a, b;
 
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
+	if (len >= 8) {
+		/* whole words, then the last 8 bytes (which may overlap the words before) */
+		const char *end = p + len;
+		for (; end - p > 8; p += 8) {
+			memcpy(&w, p, 8);
+			h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+			h = (h << 31) | (h >> 33);
+		}
+		memcpy(&w, end - 8, 8);
+	} else if (len >= 4) {
+		memcpy(&a, p, 4);
+		memcpy(&b, p + len - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else if (len) {
+		w = (uint64_t)(unsigned char)p[0] << 16 | (uint64_t)(unsigned char)p[len / 2] << 8 |
+		    (unsigned char)p[len - 1];
 	}
-	return h;
+	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9u;
+	return h ^ (h >> 32);
 }
 
 static int lower(int c)

@@ -118,7 +118,7 @@ static inline void buf_reset(struct buf *b)
 		b->ptr[0] = '\0';
 }
 
-/* 64-bit hashes: of bytes (FNV-1a) and of an integer (a splitmix64 finaliser). */
+/* 64-bit hashes: of bytes (a word at a time; util.c) and of an integer (a splitmix64 finaliser). */
 uint64_t hash_bytes(const void *data, size_t len);
 static inline uint64_t hash_u64(uint64_t x)
 {
