@@ -1,5 +1,6 @@
 # bash completion for nvtxtc(1): subcommands, options, warning names,
-# --emit= back ends and --color= values.  The lists are read from
+# --emit= back ends, --color= values and the values of --format=, --report=
+# and --timeunit=.  The lists are read from
 # `nvtxtc --help` of the nvtxtc being completed (once a shell session), and
 # the options of each command from `nvtxtc help COMMAND` (only those the
 # command accepts), so they always agree with it.  Installed by `make install` where
@@ -26,6 +27,7 @@ _nvtxtc_lists()
 	local help v
 	[[ -n ${_nvtxtc_cached:-} && $_nvtxtc_cached == "$1" ]] && return 0
 	help=$("$1" --help 2>/dev/null) || return 1
+	_nvtxtc_help=$help
 	_nvtxtc_subcommands=$(sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p' <<<"$help")
 	_nvtxtc_emits=$(sed -n 's/^  --emit=\([a-z0-9-]*\) .*/\1/p' <<<"$help")
 	_nvtxtc_warnings=$(sed -n '/^Warnings/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p' <<<"$help")
@@ -40,6 +42,21 @@ _nvtxtc_options_for()
 	local var=_nvtxtc_opts_${2//[^a-z0-9]/_}
 	[[ -n ${!var+set} ]] || printf -v "$var" '%s' "$(_nvtxtc_parse_options "$("$1" help "$2" 2>/dev/null)")"
 	_nvtxtc_options=${!var}
+}
+
+# _nvtxtc_values OPTION SUBCOMMAND: the values --help lists for OPTION=: the
+# words of its help text ("stats: column (default), table, ..."); where the
+# text has a part for "stats:", that part for stats and the rest otherwise
+_nvtxtc_values()
+{
+	local text
+	text=$(awk -v o="  $1=" 'index($0, o) == 1 { p = 1; print; next }
+		p && /^                       [^ ]/ { print; next } { p = 0 }' <<<"$_nvtxtc_help" |
+		sed 's/^  --[a-z-]*=[A-Z]* *//' | tr '\n' ' ')
+	if [[ $text == *"stats:"* ]]; then
+		if [[ $2 == stats ]]; then text=${text#*stats:}; else text=${text%%stats:*}; fi
+	fi
+	tr -cs 'a-z0-9_' '\n' <<<"$text" | grep -vxE 'info|stats|print|times|in|or|default|the|'
 }
 
 _nvtxtc()
@@ -68,6 +85,7 @@ _nvtxtc()
 	--emit) words=$_nvtxtc_emits ;;
 	--color | -fdiagnostics-color) words="auto always never" ;;
 	-fdiagnostics-format) words="text json sarif" ;;
+	--format | --report | --timeunit) words=$(_nvtxtc_values "$opt" "$sub") ;;
 	-Werror | -Wno-error) words=$_nvtxtc_warnings ;;
 	--stdin-name | --max-errors) return 0 ;;
 	esac

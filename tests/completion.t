@@ -90,4 +90,11 @@ ok $? "the installed completion is completion/nvtxtc.bash"
 make -s uninstall DESTDIR="$dest" PREFIX=/opt/nvtxtc >"$T/log" 2>&1
 [ ! -e "$dest$dir/nvtxtc" ]
 ok $? "make uninstall removes it"
+# the values of --format=, --report= and --timeunit=, from --help, by subcommand
+is "$(comp nvtxtc stats --format=)" "--format=column --format=csv --format=html --format=json --format=table --format=tsv " \
+	"stats --format= offers stats's formats"
+is "$(comp nvtxtc info --format=)" "--format=json --format=text " "info --format= offers info's formats"
+is "$(comp nvtxtc stats --report=nvtx_p)" "--report=nvtx_pushpop_sum --report=nvtx_pushpop_trace " "--report= offers the reports"
+is "$(comp nvtxtc stats --timeunit=)" "--timeunit=msec --timeunit=nsec --timeunit=sec --timeunit=usec " \
+	"--timeunit= offers the units"
 done_testing

@@ -92,8 +92,12 @@ int run_stats(struct run *run, char **files, int nfiles)
 		if (status > worst)
 			worst = status;
 	}
-	if (worst < 2) {
-		/* the ranges of the valid lines, as info does; the exit status says whether there were errors */
+	/*
+	 * The ranges of the valid lines, on standard output as info prints
+	 * them (the exit status says there were errors); -o is not written
+	 * when an input has errors, as for every output file.
+	 */
+	if (worst == 0 || (worst == 1 && !opt->output)) {
 		const struct stats_report_view *v = nvtxt_stats_finish(st);
 		tick_notes(run, st);
 		status = write_report(run, v);

@@ -15,7 +15,8 @@
 //
 // Prints TAP lines without a plan.  Exit status: 0 all passed, 1 a check
 // failed, 2 Chromium or playwright-core could not be started (the caller
-// fails, naming them).  CHROMIUM overrides /usr/bin/chromium.
+// fails, naming them).  CHROMIUM overrides /usr/bin/chromium; STATS_SHOT_HEIGHT the
+// height of the screenshot's viewport (900 pixels; 1000 wide).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,7 +52,7 @@ try {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     timeout: 60000,
-    viewport: { width: 1000, height: 900 },
+    viewport: { width: 1000, height: process.env.STATS_SHOT_HEIGHT ? Number(process.env.STATS_SHOT_HEIGHT) : 900 },
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
