@@ -33,9 +33,9 @@ ok $? "--help lists commands"
 same_file "$T/man.cmds" "$T/help.cmds" "each command of --help is an entry of its own in the rendered COMMANDS of nvtxtc(1)"
 # ... and in OPTIONS, each option of --help is the tag of a rendered entry.
 "$NVTXTC" --help | grep '^  -' | sed 's/   .*//; s/,/ /g' | tr ' ' '\n' |
-	sed 's/\[=WHEN\]$//; s/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | grep . | sort -u >"$T/help.opts0"
+	sed 's/\[=WHEN\]$//; s/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\|UNIT\)$//' | grep . | sort -u >"$T/help.opts0"
 sed -n '/^OPTIONS/,/^WARNINGS/p' "$T/rendered" | sed -n 's/^       \(-.*\)$/\1/p' | sed 's/   .*//; s/,/ /g' |
-	tr ' ' '\n' | sed 's/\[=WHEN\]$//; s/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | grep . | sort -u >"$T/man.tags"
+	tr ' ' '\n' | sed 's/\[=WHEN\]$//; s/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\|UNIT\)$//' | grep . | sort -u >"$T/man.tags"
 comm -23 "$T/help.opts0" "$T/man.tags" >"$T/untagged"
 [ ! -s "$T/untagged" ]
 ok $? "each option of --help is the tag of an entry of the rendered OPTIONS of nvtxtc(1)"
@@ -47,13 +47,13 @@ for c in $(cat "$T/help.cmds"); do grep -q "[ (]$c[,) ]" "$T/first" || missing="
 [ -s "$T/first" ] && [ -z "$missing" ]
 ok $? "the commands that must come first are every command of --help (missing:$missing)"
 
-# The options of --help, one per line, without their placeholders (NAME, FILE, N, WHEN).
+# The options of --help, one per line, without their placeholders (NAME, FILE, N, WHEN, UNIT, ...).
 "$NVTXTC" --help | grep '^  -' | sed 's/   .*//; s/,/ /g' | tr ' ' '\n' |
-	sed 's/\[=WHEN\]$//; s/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | grep . | sort -u >"$T/help.opts"
+	sed 's/\[=WHEN\]$//; s/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\|UNIT\)$//' | grep . | sort -u >"$T/help.opts"
 # The options of the OPTIONS section of nvtxtc(1), the same way.
 sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/nvtxtc.1 | sed -n '/^\.TP/{n;p;}' |
 	sed 's/^\.[A-Z]* //; s/\\-/-/g; s/"//g; s/,//g' | tr ' ' '\n' | grep '^-' |
-	sed 's/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\)$//' | sort -u >"$T/man.opts"
+	sed 's/\(NAME\|FILE\|WHEN\|N\|RULE\|FORMAT\|UNIT\)$//' | sort -u >"$T/man.opts"
 [ -s "$T/help.opts" ]
 ok $? "--help lists options"
 same_file "$T/man.opts" "$T/help.opts" "nvtxtc(1) OPTIONS and --help list the same options"

@@ -203,6 +203,16 @@ is "$(cat "$T/h1")" "Time (%),Total Time (ms),Instances,Avg (ms),Med (ms),Min (m
 "$NVTXTC" stats -o "$T/out.json" --format=json "$T/h.nvtxt" 2>/dev/null
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["report"] != "nvtx_sum" or d["open_ranges"] != 1)' "$T/out.json"
 ok $? "-o writes the report (json: report, open_ranges)"
+printf 'RangePop, 5, "Manual", 1, 1\nRangeStartEnd, 1, 4, "Manual", 1, 1,,, "ok",\n' >"$T/bad.nvtxt"
+echo old >"$T/keep.txt"
+"$NVTXTC" stats -o "$T/keep.txt" "$T/bad.nvtxt" 2>/dev/null
+is "$?:$(cat "$T/keep.txt")" "1:old" "an input with errors: exit 1, -o left as it was"
+"$NVTXTC" stats --format=csv "$T/bad.nvtxt" 2>/dev/null >"$T/bad.csv"
+is "$?:$(cell "$T/bad.csv" 1 Range)" "1:ok" "an input with errors: the report of its valid lines on standard output, exit 1"
+if [ -w /dev/full ]; then
+	"$NVTXTC" stats "$T/h.nvtxt" >/dev/full 2>"$T/err"
+	is "$?:$(grep -c "cannot write 'standard output'" "$T/err")" "2:1" "a write error: exit 2, said"
+fi
 for bad in "--report=nvtx_kern_sum" "--format=hdoc" "--timeunit=ns" "--emit=chrome"; do
 	"$NVTXTC" stats "$bad" "$T/h.nvtxt" >"$T/out" 2>"$T/err"
 	st=$?
