@@ -221,8 +221,8 @@ done
 "$NVTXTC" stats --format=hdoc "$T/h.nvtxt" 2>"$T/err"
 grep -q "expects column, table, csv, tsv, json or html, found 'hdoc'" "$T/err"
 ok $? "the usage error says what was expected and what was found"
-"$NVTXTC" stats >/dev/null 2>"$T/err"
-is "$?:$(grep -c 'no input files' "$T/err")" "2:1" "stats without a file: a usage error"
+printf 'RangeStartEnd, 1, 4, "Manual", 1, 1,,, "piped",\n' | "$NVTXTC" stats --format=csv >"$T/pipe.csv" 2>"$T/err"
+is "$?:$(cell "$T/pipe.csv" 1 Range)" "0:piped" "stats without a file reads standard input when it is not a terminal"
 
 # --- html in headless Chromium --------------------------------------------------------
 # html_check NAME KIND ARGS...: the page of ARGS, checked by html.mjs; the screenshot is SHOTS/NAME.png
