@@ -580,7 +580,8 @@ static void finish_trace(struct nvtxt_stats *st)
 	struct stats_table *t = NULL;
 	int unit = -1;
 
-	qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
+	if (st->nrows) /* qsort wants a pointer even for none */
+		qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
 	for (size_t i = 0; i < st->nrows; i++) {
 		if (st->rows[i].unit != unit) {
 			unit = st->rows[i].unit;
