@@ -186,7 +186,7 @@ $(FAULTS): tests/inject/faults.c
 # whose tool is missing skips instead of failing (NVTXTC_OFFLINE=1, read by
 # tests/lib.sh's need).
 CHECK_TOOLS = prove pkg-config mandoc man valgrind setfattr getfattr setfacl getfacl setpriv \
-	objdump nm readelf iconv bash nvim emacs eglot node npm chromium node_modules
+	objdump nm readelf iconv bash nvim emacs eglot node npm chromium node_modules python3
 ifneq ($(OFFLINE),)
 export NVTXTC_OFFLINE = 1
 endif

@@ -9,16 +9,15 @@
 # Debian's headless Chromium (tests/stats/html.mjs, playwright-core from
 # npm ci), which checks its rows and bars in the DOM and keeps a screenshot
 # (build/tests/stats.png, build/tests/stats-trace.png).  python3, node,
-# playwright-core and Chromium are required: without them the test fails
-# and says what installs them.
+# playwright-core and Chromium come with make check; without one the test
+# fails and says what installs it (skips under make check OFFLINE=1: need).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 REF="python3 tests/tools/stats_ref.py"
 SHOTS=${STATS_SHOTS:-$top/build/tests}
 mkdir -p "$SHOTS"
 
-if ! command -v python3 >/dev/null 2>&1; then
-	ok 1 "python3 is needed for the reference computation (apt-get install python3)"
+if ! need python3 "the reference computation (tests/tools/stats_ref.py)"; then
 	done_testing
 	exit
 fi
@@ -244,13 +243,8 @@ html_check() {
 	done <"$T/out"
 	[ $rc = 0 ] || { ok 1 "html.mjs exits 0 (exit $rc)"; sed 's/^/# /' "$T/err" | head -n 10; }
 }
-if ! command -v node >/dev/null 2>&1; then
-	ok 1 "node is needed for the html test (apt-get install nodejs, then npm ci)"
-elif ! [ -d node_modules/playwright-core ]; then
-	ok 1 "playwright-core is needed for the html test: run 'npm ci' at the top of the tree"
-elif ! [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
-	ok 1 "Chromium is needed for the html test at ${CHROMIUM:-/usr/bin/chromium} (apt-get install chromium)"
-else
+if need node "the html page in Chromium" && need node_modules "playwright-core" &&
+	need chromium "the html page in headless Chromium"; then
 	html_check stats bars --timeunit=usec examples/kernelabstractions-pushpop.nvtxt examples/categories-and-names.nvtxt
 	html_check stats-trace flame --report=nvtx_pushpop_trace "$T/gen2.nvtxt"
 	html_check stats-hostile bars "$T/h.nvtxt"
