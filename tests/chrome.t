@@ -1,7 +1,7 @@
 #!/bin/sh
 # --emit=chrome (nvtxtc(1), CHROME TRACE EVENTS) and --time-conversion
 # (TIME CONVERSION).  Every valid test file (tests/emit, tests/lint,
-# tests/fmt, examples, the viewer's trace) is exported and the export is
+# tests/fmt, examples, the viewer's traces) is exported and the export is
 # parsed back with jansson by $TOOLS/chrome_check, which compares it with
 # the file's checked events (its normal form): every event present once,
 # ranges paired as in the normal form, times exact to the nanosecond.  Then the
@@ -19,7 +19,7 @@ if ! [ -x "$CHECK" ]; then
 	done_testing
 	exit
 fi
-for f in tests/emit/*.nvtxt tests/lint/*.nvtxt tests/fmt/*.nvtxt examples/*.nvtxt tests/viewer/ranges.nvtxt; do
+for f in tests/emit/*.nvtxt tests/lint/*.nvtxt tests/fmt/*.nvtxt examples/*.nvtxt tests/viewer/*.nvtxt; do
 	# shellcheck disable=SC2086
 	"$NVTXTC" --emit=chrome $OPTS -o "$T/x.json" "$f" 2>"$T/err"
 	st=$?

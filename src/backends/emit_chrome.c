@@ -53,14 +53,21 @@ struct held {
 	char *name, *cat;
 };
 
+/* An open push: its start, and where the ranges held for it begin in its thread's list. */
+struct open_range {
+	int64_t start_ns;
+	size_t held_from;
+};
+
 /*
  * A thread: its latest time so far (where its pushes left open at end of
- * file end), the start times of its open pushes, and its ranges held back.
+ * file end), its open pushes, and its ranges held back (each open push's
+ * descendants from its held_from on, in the order they are to be written).
  */
 struct thread_time {
 	int64_t pid, tid, last_ns;
-	int64_t *starts;
-	size_t depth, starts_cap;
+	struct open_range *open;
+	size_t depth, open_cap;
 	struct held *held;
 	size_t nheld, held_cap;
 };
@@ -125,7 +132,7 @@ void nvtxt_chrome_free(struct nvtxt_chrome *c)
 			free(c->threads[i].held[k].cat);
 		}
 		free(c->threads[i].held);
-		free(c->threads[i].starts);
+		free(c->threads[i].open);
 	}
 	free(c->threads);
 	idmap_free(&c->thread_index);
@@ -322,30 +329,30 @@ static int range(struct nvtxt_chrome *c, struct nvtxt_trace_event *te, int64_t s
 	return nvtxt_trace_writer_event(c->w, te);
 }
 
-/* Writes the thread's held ranges, in order, and lets them go. */
-static int write_held(struct nvtxt_chrome *c, struct thread_time *t)
+/* Writes the thread's held ranges from `from` on, in order, and lets them go. */
+static int write_held(struct nvtxt_chrome *c, struct thread_time *t, size_t from)
 {
 	int rc = 0;
 
-	for (size_t k = 0; k < t->nheld; k++) {
+	for (size_t k = from; k < t->nheld; k++) {
 		if (rc == 0)
 			rc = nvtxt_trace_writer_event(c->w, &t->held[k].te);
 		free(t->held[k].name);
 		free(t->held[k].cat);
 	}
-	t->nheld = 0;
+	t->nheld = from;
 	return rc;
 }
 
-/* Holds te back, before the ranges already held (its descendants). */
-static void hold(struct thread_time *t, const struct nvtxt_trace_event *te)
+/* Holds te back at `at`, before the ranges held for it (its descendants, from `at` on). */
+static void hold(struct thread_time *t, size_t at, const struct nvtxt_trace_event *te)
 {
 	struct held *h;
 
 	xgrow((void **)&t->held, &t->held_cap, t->nheld + 1, sizeof *t->held);
-	memmove(&t->held[1], &t->held[0], t->nheld * sizeof *t->held);
+	memmove(&t->held[at + 1], &t->held[at], (t->nheld - at) * sizeof *t->held);
 	t->nheld++;
-	h = &t->held[0];
+	h = &t->held[at];
 	h->te = *te;
 	h->name = xstrndup(te->name.ptr ? te->name.ptr : "", te->name.len);
 	h->te.name.ptr = h->name;
@@ -361,8 +368,8 @@ static int push(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 
 	if (convert(c, ev, ev->time, &ns, &t) != 0 || c->nerrors)
 		return 0;
-	xgrow((void **)&t->starts, &t->starts_cap, t->depth + 1, sizeof *t->starts);
-	t->starts[t->depth++] = ns;
+	xgrow((void **)&t->open, &t->open_cap, t->depth + 1, sizeof *t->open);
+	t->open[t->depth++] = (struct open_range){ ns, t->nheld };
 	return 0;
 }
 
@@ -376,23 +383,24 @@ static int pop(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 	const struct nvtxt_event *push = ev->push;
 	struct nvtxt_trace_event te;
 	struct thread_time *t;
-	int64_t start, end;
+	struct open_range o;
+	int64_t end;
 
 	if (convert(c, ev, ev->time, &end, &t) != 0 || c->nerrors || !push || !t->depth)
 		return 0;
-	start = t->starts[--t->depth];
+	o = t->open[--t->depth];
 	te = base(c, push, 'X');
-	if (end <= start) /* zero length: B and E, written now */
-		return range(c, &te, start, end);
-	if (t->depth && t->starts[t->depth - 1] == start) {
-		te.ts_ns = start;
-		te.dur_ns = (int64_t)((uint64_t)end - (uint64_t)start);
-		hold(t, &te);
+	if (end <= o.start_ns) /* zero length: B and E, written now (it has no descendants held) */
+		return range(c, &te, o.start_ns, end);
+	if (t->depth && t->open[t->depth - 1].start_ns == o.start_ns) {
+		te.ts_ns = o.start_ns;
+		te.dur_ns = (int64_t)((uint64_t)end - (uint64_t)o.start_ns);
+		hold(t, o.held_from, &te);
 		return 0;
 	}
-	if (range(c, &te, start, end) != 0)
+	if (range(c, &te, o.start_ns, end) != 0)
 		return -1;
-	return write_held(c, t);
+	return write_held(c, t, o.held_from);
 }
 
 /* A Marker (i). */
@@ -533,7 +541,7 @@ static int close_open_pushes(struct nvtxt_chrome *c)
 	}
 	/* ranges held for the open ones, after them */
 	for (size_t i = 0; i < c->nthreads; i++)
-		if (write_held(c, &c->threads[i]) != 0)
+		if (write_held(c, &c->threads[i], 0) != 0)
 			return -1;
 	return 0;
 }
