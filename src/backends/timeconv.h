@@ -97,6 +97,36 @@ struct nvtxt_backend nvtxt_tconv_filter_backend(struct nvtxt_tconv_filter *state
 						const struct nvtxt_backend *inner);
 
 /*
+ * Writes the decimal digits of v at p (at most 20, no NUL) and returns
+ * the end: two digits a step from the right, from a table of the pairs.
+ * For timeconv_us_text and the Trace Event writer (trace_writer.c).
+ */
+static inline char *timeconv_u64_text(char *p, uint64_t v)
+{
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	char tmp[20], *d = tmp + sizeof tmp;
+	size_t n;
+
+	while (v >= 100) {
+		d -= 2;
+		memcpy(d, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		d -= 2;
+		memcpy(d, pairs + 2 * v, 2);
+	} else {
+		*--d = (char)('0' + v);
+	}
+	n = (size_t)(tmp + sizeof tmp - d);
+	memcpy(p, d, n);
+	return p + n;
+}
+
+/*
  * The exact decimal of `off` nanoseconds in microseconds, as the Chrome
  * Trace Event Format's ts: "-"?, the whole microseconds, ".", the three
  * digits of the nanoseconds without trailing zeros but at least one
@@ -107,34 +137,15 @@ struct nvtxt_backend nvtxt_tconv_filter_backend(struct nvtxt_tconv_filter *state
  */
 static inline size_t timeconv_us_text(char *buf, __int128 off)
 {
-	static const char pairs[201] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
 	unsigned __int128 mag = off < 0 ? -(unsigned __int128)off : (unsigned __int128)off;
 	/* 64-bit division where the magnitude fits (any offset of under 584 years) */
 	uint64_t us = mag >> 64 ? (uint64_t)(mag / 1000) : (uint64_t)mag / 1000;
 	unsigned frac = mag >> 64 ? (unsigned)(mag % 1000) : (unsigned)((uint64_t)mag % 1000);
-	char digits[24], *d = digits + sizeof digits;
-	size_t len = 0, n;
+	size_t len = 0;
 
-	/* the whole microseconds, two digits a step from the right */
-	while (us >= 100) {
-		d -= 2;
-		memcpy(d, pairs + 2 * (us % 100), 2);
-		us /= 100;
-	}
-	if (us >= 10) {
-		d -= 2;
-		memcpy(d, pairs + 2 * us, 2);
-	} else {
-		*--d = (char)('0' + us);
-	}
 	if (off < 0)
 		buf[len++] = '-';
-	n = (size_t)(digits + sizeof digits - d);
-	memcpy(buf + len, d, n);
-	len += n;
+	len = (size_t)(timeconv_u64_text(buf + len, us) - buf);
 	buf[len++] = '.';
 	buf[len++] = (char)('0' + frac / 100);
 	if (frac % 100) {

@@ -110,33 +110,7 @@ static inline void put(struct nvtxt_trace_writer *w, const char *s, size_t n)
 
 #define PUT_LIT(w, lit) put((w), (lit), sizeof(lit) - 1)
 
-/* Two digits a pair: "00" to "99". */
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* Writes the decimal of v at p; returns the end (at most 20 digits). */
-static inline char *u64_text(char *p, uint64_t v)
-{
-	char tmp[20], *q = tmp + sizeof tmp;
-	size_t n;
-
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, digit_pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, digit_pairs + 2 * v, 2);
-	} else {
-		*--q = (char)('0' + v);
-	}
-	n = (size_t)(tmp + sizeof tmp - q);
-	memcpy(p, q, n);
-	return p + n;
-}
+#define u64_text timeconv_u64_text /* timeconv.h */
 
 static inline char *i64_text(char *p, int64_t v)
 {
