@@ -59,6 +59,19 @@ on_tty() {
 
 # skip REASON: a skipped test.  Only for what cannot be had on this machine
 # (a tool that can be installed is need's).
+# relay_tap FILE PREFIX: the TAP lines ("ok N - NAME", "not ok N - NAME") that
+# a helper script wrote to FILE, renumbered into this test's plan with PREFIX
+# before each name; other lines (comments) are passed on as they are.
+relay_tap() {
+	while IFS= read -r relay_line; do
+		case $relay_line in
+		"ok "*) ok 0 "$2${relay_line#* - }" ;;
+		"not ok "*) ok 1 "$2${relay_line#* - }" ;;
+		*) echo "$relay_line" ;;
+		esac
+	done <"$1"
+}
+
 skip() {
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n # SKIP $1"

@@ -40,13 +40,7 @@ ok $? "tests/viewer/same-ts.nvtxt is among them"
 
 timeout 300 node tests/viewer/speedscope-tree.mjs "$@" >"$T/out" 2>"$T/err"
 rc=$?
-while IFS= read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#* - }" ;;
-	"not ok "*) ok 1 "${line#* - }" ;;
-	*) echo "$line" ;;
-	esac
-done <"$T/out"
+relay_tap "$T/out" ""
 [ $rc = 0 ] || { ok 1 "speedscope-tree.mjs exits 0 (exit $rc)"; sed 's/^/# /' "$T/err" | head -n 20; }
 
 # The test sees a wrong tree: an export in which same-ts-a swallows same-ts-b and outer ends at 9 us.

@@ -25,13 +25,7 @@ if need node "speedscope" && need node_modules "speedscope and playwright-core" 
 		ok 1 "speedscope: $(sed -n 's/^# //p' "$T/out" | head -n 1)"
 	else
 		# the script's own TAP lines, renumbered into this plan
-		while IFS= read -r line; do
-			case $line in
-			"ok "*) ok 0 "speedscope: ${line#* - }" ;;
-			"not ok "*) ok 1 "speedscope: ${line#* - }" ;;
-			*) echo "$line" ;;
-			esac
-		done <"$T/out"
+		relay_tap "$T/out" "speedscope: "
 		[ $rc = 0 ] || { ok 1 "speedscope.mjs exits 0 (exit $rc)"; sed 's/^/# /' "$T/err" | head -n 20; }
 	fi
 fi
