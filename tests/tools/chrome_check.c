@@ -250,6 +250,17 @@ static void check_args(json_t *e, const struct rec *r, const char *what)
 	CHECK(!json_object_get(args, "color"), "%s at line %u: args.color (no viewer colors by it)", what, r->line);
 }
 
+/* An event's name, pid, tid, time (its start) and args against the record. */
+static void check_event(json_t *e, const struct rec *r, const char *what)
+{
+	CHECK(strcmp(str(e, "name"), r->message) == 0, "%s at line %u: name '%s', expected '%s'", what, r->line,
+	      str(e, "name"), r->message);
+	CHECK(num(e, "pid") == r->pid && num(e, "tid") == r->tid, "%s at line %u: pid/tid", what, r->line);
+	CHECK(event_ns(e) == r->t0, "%s at line %u: %" PRId64 " ns, expected %" PRId64, what, r->line, event_ns(e),
+	      r->t0);
+	check_args(e, r, what);
+}
+
 /* Frees the records (so that LeakSanitizer stays quiet under make check-sanitize) and returns rc. */
 static int done(int rc, json_t *doc)
 {
@@ -336,12 +347,7 @@ int main(int argc, char **argv)
 			if (!r)
 				continue;
 			CHECK(!json_object_get(e, "s"), "marker at line %u: \"s\" (thread scope is the default)", r->line);
-			CHECK(strcmp(str(e, "name"), r->message) == 0, "marker at line %u: name '%s', expected '%s'",
-			      r->line, str(e, "name"), r->message);
-			CHECK(num(e, "pid") == r->pid && num(e, "tid") == r->tid, "marker at line %u: pid/tid", r->line);
-			CHECK(event_ns(e) == r->t0, "marker at line %u: %" PRId64 " ns, expected %" PRId64, r->line,
-			      event_ns(e), r->t0);
-			check_args(e, r, "marker");
+			check_event(e, r, "marker");
 		} else if (strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0) {
 			/* a push/pop range: X, or for one of length zero a B and an E with the same args */
 			json_t *args = json_object_get(e, "args");
@@ -354,12 +360,7 @@ int main(int argc, char **argv)
 			CHECK(p->shown == SIZE_MAX, "push at line %u: its range is written twice", p->line);
 			p->shown = i;
 			nranges++;
-			CHECK(strcmp(str(e, "name"), p->message) == 0, "push at line %u: name '%s', expected '%s'",
-			      p->line, str(e, "name"), p->message);
-			CHECK(num(e, "pid") == p->pid && num(e, "tid") == p->tid, "push at line %u: pid/tid", p->line);
-			CHECK(event_ns(e) == p->t0, "push at line %u: %" PRId64 " ns, expected %" PRId64, p->line,
-			      event_ns(e), p->t0);
-			check_args(e, p, "push");
+			check_event(e, p, "push");
 			CHECK(json_is_true(json_object_get(args, "unclosed")) == p->unclosed,
 			      "push at line %u: args.unclosed %s", p->line, p->unclosed ? "missing" : "on a closed range");
 			if (strcmp(ph, "B") == 0) {
