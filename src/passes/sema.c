@@ -29,23 +29,29 @@ static inline void deliver(struct sema *s, struct nvtxt_event *ev)
  * one error.  Only RangePush and RangePop recover, the calls whose meaning
  * reaches other lines: a misspelt RangePop still closes its push (not
  * "never popped"), a misspelt RangePush is still there for its pop (not
- * "without an open RangePush").  The call is treated as a call with an
+ * "without an open RangePush"); the calls of a misspelt name's definition
+ * follow that definition.  The call is treated as a call with an
  * error (pairing_failed): checked in silence (its own errors are the
  * corrected file's business; the reported error stands for the line), no
  * event reaches the back end.
  */
-static void recover_call(struct sema *s, const struct nvtxt_instr *in, enum nvtxt_command cmd)
+static void recover_call(struct sema *s, const struct nvtxt_instr *in, enum nvtxt_command cmd,
+			 const struct definition *def)
 {
 	struct nvtxt_diags *loud = s->diags, quiet;
 	struct nvtxt_instr fixed = *in;
 	struct nvtxt_event ev = { .command = NVTXT_CMD_COUNT };
 	const char *name = nvtxt_command_name(cmd);
+	struct definition own = s->defs[cmd];
 
 	nvtxt_diags_init(&quiet, loud->config, (struct nvtxt_diag_sink){ NULL, NULL }, loud->file);
 	fixed.name = (struct nvtxt_str){ name, strlen(name) };
 	s->diags = &quiet;
 	s->quiet = true;
+	if (def)
+		s->defs[cmd] = *def; /* the misspelt name's own definition (sema_define.c) */
 	sema_call_event(s, &fixed, &ev);
+	s->defs[cmd] = own;
 	s->diags = loud;
 	s->quiet = false;
 	if (ev.command == cmd)
@@ -64,7 +70,7 @@ static void call(struct sema *s, const struct nvtxt_instr *in)
 			if (ev.command == NVTXT_CMD_RANGE_PUSH || ev.command == NVTXT_CMD_RANGE_POP)
 				pairing_failed(s->pairing, &ev, ev.process_id >= 0 && ev.thread_id >= 0);
 			else if (s->recover_cmd == NVTXT_CMD_RANGE_PUSH || s->recover_cmd == NVTXT_CMD_RANGE_POP)
-				recover_call(s, in, (enum nvtxt_command)s->recover_cmd);
+				recover_call(s, in, (enum nvtxt_command)s->recover_cmd, s->recover_def);
 			return;
 		}
 	}

@@ -35,11 +35,20 @@ int sema_command(struct sema *s, const struct nvtxt_instr *in)
 	bool unique;
 
 	s->recover_cmd = -1;
+	s->recover_def = NULL;
 	if (cmd >= 0)
 		return cmd;
 	key = hash_bytes(in->name.ptr, in->name.len);
-	if (in->kind == NVTXT_I_CALL && idmap_get(&s->unknown_defined, key, in->name.len))
+	if (in->kind == NVTXT_I_CALL && idmap_get(&s->unknown_defined, key, in->name.len)) {
+		/* reported at its definition; a misspelt RangePush or RangePop recovers with it */
+		for (size_t i = 0; i < s->nrecovered; i++) {
+			if (s->recovered[i].key == key && s->recovered[i].len == in->name.len) {
+				s->recover_cmd = (int)s->recovered[i].cmd;
+				s->recover_def = &s->recovered[i].def;
+			}
+		}
 		return -1;
+	}
 	if (in->kind == NVTXT_I_DEFINITION && s->unknown_defined.count < 1024)
 		idmap_put(&s->unknown_defined, key, in->name.len, 0, &inserted);
 	if (in->broken)
@@ -53,15 +62,14 @@ int sema_command(struct sema *s, const struct nvtxt_instr *in)
 		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_COMMAND, &in->name_loc,
 			       "unknown command '%.*s'; did you mean 'RangePop'? (a RangePush is closed by "
 			       "RangePop; a start/end range is one RangeStartEnd line)", (int)in->name.len, in->name.ptr);
-		if (in->kind == NVTXT_I_CALL)
-			s->recover_cmd = NVTXT_CMD_RANGE_POP;
+		s->recover_cmd = NVTXT_CMD_RANGE_POP;
 	} else if (near) {
 		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_COMMAND, &in->name_loc,
 			       "unknown command '%.*s'; did you mean '%s'?", (int)in->name.len,
 			       in->name.ptr, near);
 		if (unique)
 			diag_fixit(d, near);
-		if (unique && in->kind == NVTXT_I_CALL)
+		if (unique)
 			s->recover_cmd = nvtxt_command_lookup(near, strlen(near));
 	} else {
 		struct buf list = { 0 };
@@ -75,64 +83,66 @@ int sema_command(struct sema *s, const struct nvtxt_instr *in)
 	return -1;
 }
 
-void sema_definition(struct sema *s, const struct nvtxt_instr *in)
+/* Reports argument i of definition `in`, which is not an argument of cmd, with the nearest one it does not list. */
+static void unknown_argument(struct sema *s, const struct nvtxt_instr *in, size_t i, enum nvtxt_command cmd)
 {
-	int cmd = sema_command(s, in);
-	struct definition def = { .custom = true, .loc = in->name_loc };
+	struct nvtxt_str a = in->args[i];
+	const char *cands[NVTXT_ARG_COUNT];
+	enum nvtxt_arg args[NVTXT_ARG_COUNT];
+	size_t n = nvtxt_command_default_args(cmd, args), m = 0;
+	const char *near;
+	struct buf list = { 0 };
+	struct nvtxt_diag *d;
+	bool unique;
+
+	/* an argument the definition already lists is no fix */
+	for (size_t j = 0; j < n; j++) {
+		bool listed = false;
+		for (size_t k = 0; k < in->nargs && !listed; k++)
+			listed = nvtxt_arg_lookup(in->args[k].ptr, in->args[k].len) == (int)args[j];
+		if (!listed)
+			cands[m++] = nvtxt_arg_name(args[j]);
+	}
+	near = suggest_unique(a.ptr, a.len, cands, m, &unique);
+	list_args(&list, cmd);
+	if (near) {
+		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_ARGUMENT, &in->arg_locs[i],
+			       "'%.*s' is not an argument of %s; did you mean '%s'?",
+			       (int)a.len, a.ptr, nvtxt_command_name(cmd), near);
+		if (unique)
+			diag_fixit(d, near);
+	} else {
+		d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_ARGUMENT, &in->arg_locs[i],
+			       "'%.*s' is not an argument of %s", (int)a.len, a.ptr, nvtxt_command_name(cmd));
+	}
+	diag_note(d, NULL, "%s takes %s", nvtxt_command_name(cmd), list.ptr);
+	diag_end(s->diags, d);
+	buf_free(&list);
+}
+
+/*
+ * The definition `in` gives command `cmd`, into *def; reports each argument
+ * that is not one of the command's, or is listed twice, and returns false
+ * after one.
+ */
+static bool build_definition(struct sema *s, const struct nvtxt_instr *in, int cmd, struct definition *def)
+{
 	size_t where[NVTXT_ARG_COUNT];
 	bool bad = false;
 
-	if (cmd < 0)
-		return;
-	if (in->broken) {
-		/* its syntax error is reported; its calls are skipped until the next definition */
-		s->defs[cmd] = (struct definition){ .custom = true, .poisoned = true };
-		s->plans[cmd].gen = 0;
-		return;
-	}
+	*def = (struct definition){ .custom = true, .loc = in->name_loc };
 	for (size_t i = 0; i < in->nargs; i++) {
 		struct nvtxt_str a = in->args[i];
 		int arg = nvtxt_arg_lookup(a.ptr, a.len);
 		struct nvtxt_diag *d;
 
 		if (arg < 0 || !nvtxt_command_has_arg((enum nvtxt_command)cmd, (enum nvtxt_arg)arg)) {
-			const char *cands[NVTXT_ARG_COUNT];
-			enum nvtxt_arg args[NVTXT_ARG_COUNT];
-			size_t n = nvtxt_command_default_args((enum nvtxt_command)cmd, args);
-			const char *near;
-			struct buf list = { 0 };
-			size_t m = 0;
-			bool unique;
-
-			/* an argument the definition already lists is no fix */
-			for (size_t j = 0; j < n; j++) {
-				bool listed = false;
-				for (size_t k = 0; k < in->nargs && !listed; k++)
-					listed = nvtxt_arg_lookup(in->args[k].ptr, in->args[k].len) == (int)args[j];
-				if (!listed)
-					cands[m++] = nvtxt_arg_name(args[j]);
-			}
-			near = suggest_unique(a.ptr, a.len, cands, m, &unique);
-			list_args(&list, (enum nvtxt_command)cmd);
-			if (near) {
-				d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_ARGUMENT, &in->arg_locs[i],
-					       "'%.*s' is not an argument of %s; did you mean '%s'?",
-					       (int)a.len, a.ptr, nvtxt_command_name((enum nvtxt_command)cmd), near);
-				if (unique)
-					diag_fixit(d, near);
-			} else {
-				d = diag_begin(s->diags, NVTXT_CHECK_UNKNOWN_ARGUMENT, &in->arg_locs[i],
-					       "'%.*s' is not an argument of %s", (int)a.len, a.ptr,
-					       nvtxt_command_name((enum nvtxt_command)cmd));
-			}
-			diag_note(d, NULL, "%s takes %s", nvtxt_command_name((enum nvtxt_command)cmd), list.ptr);
-			diag_end(s->diags, d);
-			buf_free(&list);
+			unknown_argument(s, in, i, (enum nvtxt_command)cmd);
 			bad = true;
 			continue;
 		}
-		for (size_t j = 0; j < def.nargs; j++) {
-			if (def.args[j] == (enum nvtxt_arg)arg) {
+		for (size_t j = 0; j < def->nargs; j++) {
+			if (def->args[j] == (enum nvtxt_arg)arg) {
 				d = diag_begin(s->diags, NVTXT_CHECK_DUPLICATE_ARGUMENT, &in->arg_locs[i],
 					       "argument '%s' is listed twice in the definition of %s",
 					       nvtxt_arg_name((enum nvtxt_arg)arg),
@@ -143,12 +153,58 @@ void sema_definition(struct sema *s, const struct nvtxt_instr *in)
 				goto next;
 			}
 		}
-		where[def.nargs] = i;
-		def.args[def.nargs++] = (enum nvtxt_arg)arg;
+		where[def->nargs] = i;
+		def->args[def->nargs++] = (enum nvtxt_arg)arg;
 	next:;
 	}
-	def.poisoned = bad;
+	def->poisoned = bad;
+	return !bad;
+}
+
+/*
+ * A definition of a misspelt RangePush or RangePop name (sema_command's
+ * recover_cmd): kept, built in silence, for the recovery of its calls
+ * (sema.c, recover_call), so that they close or open their ranges as in
+ * the corrected file.
+ */
+static void remember_definition(struct sema *s, const struct nvtxt_instr *in, enum nvtxt_command cmd)
+{
+	uint64_t key = hash_bytes(in->name.ptr, in->name.len);
+	struct nvtxt_diags *loud = s->diags, quiet;
+	size_t i = 0;
+
+	while (i < s->nrecovered && !(s->recovered[i].key == key && s->recovered[i].len == in->name.len))
+		i++;
+	if (i == sizeof(s->recovered) / sizeof(s->recovered[0]))
+		return;
+	nvtxt_diags_init(&quiet, loud->config, (struct nvtxt_diag_sink){ NULL, NULL }, loud->file);
+	s->diags = &quiet;
+	build_definition(s, in, (int)cmd, &s->recovered[i].def);
+	s->diags = loud;
+	s->recovered[i].key = key;
+	s->recovered[i].len = in->name.len;
+	s->recovered[i].cmd = cmd;
+	if (i == s->nrecovered)
+		s->nrecovered++;
+}
+
+void sema_definition(struct sema *s, const struct nvtxt_instr *in)
+{
+	int cmd = sema_command(s, in);
+	struct definition def;
+
+	if (cmd < 0) {
+		if (!in->broken && (s->recover_cmd == NVTXT_CMD_RANGE_PUSH || s->recover_cmd == NVTXT_CMD_RANGE_POP))
+			remember_definition(s, in, (enum nvtxt_command)s->recover_cmd);
+		return;
+	}
+	if (in->broken) {
+		/* its syntax error is reported; its calls are skipped until the next definition */
+		s->defs[cmd] = (struct definition){ .custom = true, .poisoned = true };
+		s->plans[cmd].gen = 0;
+		return;
+	}
+	build_definition(s, in, cmd, &def);
 	s->defs[cmd] = def;
 	s->plans[cmd].gen = 0;
 }
-

@@ -89,6 +89,20 @@ struct sema {
 	 */
 	int recover_cmd;
 	bool quiet;
+	/*
+	 * The definitions of misspelt RangePush and RangePop names (at most
+	 * RECOVERED_MAX, the latest of each name), which their calls follow
+	 * when they are recovered; recover_def: the one the last call follows,
+	 * or NULL (the command's own), set by sema_command.
+	 */
+	struct recovered_def {
+		uint64_t key;
+		size_t len;
+		enum nvtxt_command cmd;
+		struct definition def;
+	} recovered[8];
+	size_t nrecovered;
+	const struct definition *recover_def;
 	struct pairing *pairing;
 	struct category *category;
 	struct naming *naming;
