@@ -100,7 +100,6 @@ struct nvtxt_chrome {
 	struct idmap cat_index;     /* (id, 0) -> index in cats */
 	uint64_t generation;        /* bumped when a name or parent changes */
 
-	uint64_t nstart_end;        /* RangeStartEnd events so far: the next id */
 	char *display_name;
 	struct conv_error *errors;  /* the first KEPT_ERRORS */
 	size_t nerrors;             /* all of them */
@@ -416,7 +415,7 @@ static int marker(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 	return nvtxt_trace_writer_event(c->w, &te);
 }
 
-/* A RangeStartEnd: an async b/e pair whose id counts them from 0; the e has no args. */
+/* A RangeStartEnd: an async b/e pair with the writer's next id (0, 1, ...); the e has no args. */
 static int start_end(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 {
 	struct nvtxt_trace_event te;
@@ -426,7 +425,7 @@ static int start_end(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 	if (convert(c, ev, ev->end, &end, NULL) != 0 || bad || c->nerrors)
 		return 0;
 	te = base(c, ev, 'b');
-	te.id = c->nstart_end++;
+	te.id = nvtxt_trace_writer_new_id(c->w);
 	te.ts_ns = start;
 	if (nvtxt_trace_writer_event(c->w, &te) != 0)
 		return -1;

@@ -60,6 +60,7 @@ struct nvtxt_trace_writer {
 	bool began, any_event, origin_known, failed;
 	int err;
 	int64_t origin_ns;
+	uint64_t next_id;           /* nvtxt_trace_writer_new_id */
 	void (*observe)(void *user, const struct nvtxt_trace_event *ev);
 	void *observe_user;
 };
@@ -289,6 +290,11 @@ bool nvtxt_trace_writer_origin(const struct nvtxt_trace_writer *w, int64_t *ns)
 	if (w->origin_known)
 		*ns = w->origin_ns;
 	return w->origin_known;
+}
+
+uint64_t nvtxt_trace_writer_new_id(struct nvtxt_trace_writer *w)
+{
+	return w->next_id++;
 }
 
 void nvtxt_trace_writer_observe(struct nvtxt_trace_writer *w,

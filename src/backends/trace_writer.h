@@ -95,6 +95,13 @@ void nvtxt_trace_writer_set_origin(struct nvtxt_trace_writer *w, int64_t ns);
 bool nvtxt_trace_writer_origin(const struct nvtxt_trace_writer *w, int64_t *ns);
 
 /*
+ * A new id for an async event pair (b/e): 0, 1, 2, ... in the order of
+ * the calls, so ids are unique in the writer's document whoever asks
+ * (several files' back ends writing into one document included).
+ */
+uint64_t nvtxt_trace_writer_new_id(struct nvtxt_trace_writer *w);
+
+/*
  * The document's start, {"displayTimeUnit":"ns","traceEvents":[, and the
  * events, each on a line of its own with the comma before it.  Return 0,
  * or -1 with errno after a write error (EIO when the stream had an error
