@@ -43,6 +43,7 @@ is "$(comp nvtxtc --color = a)" "always auto " "--color= values"
 is "$(comp nvtxtc -Wno-uncl)" "-Wno-unclosed-range " "-Wno- and a warning name"
 is "$(comp nvtxtc -Wa)" "-Wall " "-Wall"
 is "$(comp nvtxtc -Werror = dup)" "duplicate-parent " "-Werror=NAME: warning names"
+is "$(comp nvtxtc lint -Wcolor)" "-Wcolor-alpha " "-Wcolor-alpha, the warning of 0xRRGGBB colors (issue 20)"
 case $(comp nvtxtc fmt -) in *"-d "*"-i "*"-l "*"-w "*) r=0 ;; *) r=1 ;; esac
 ok $r "fmt's -d, -i, -l and -w are offered"
 is "$(comp nvtxtc fmt --rec)" "--recover " "fmt --recover is offered"
