@@ -21,13 +21,26 @@ for f in *.nvtxt; do
 	"$NVTXTC" info --format=json $args "$f" >"$T/out" 2>"$T/err"
 	same_file "$T/out" "$b.json" "info $b: JSON"
 done
-# Several files: one report each, in command-line order; in JSON one array.
-"$NVTXTC" info corpus-vse-example.nvtxt categories-and-names.nvtxt >"$T/out" 2>/dev/null
-grep -c '^[a-z]' "$T/out" >"$T/n"
-is "$(cat "$T/n"):$(head -n 1 "$T/out")" "2:corpus-vse-example.nvtxt" "two files, two reports, in order"
-"$NVTXTC" info --format=json corpus-vse-example.nvtxt categories-and-names.nvtxt >"$T/out" 2>/dev/null
-grep -c '^      "file": ' "$T/out" >"$T/n"
-is "$(cat "$T/n")" 2 "two files in the JSON array"
+# Several files: one report of them all (nvtxtc(1), INFO).
+"$NVTXTC" info corpus-vse-example.nvtxt categories-and-names.nvtxt open-and-mixed.nvtxt >"$T/out" 2>/dev/null
+is "$(head -n 4 "$T/out" | tr '\n' '|')" \
+	"3 files, one report|  file: corpus-vse-example.nvtxt|  file: categories-and-names.nvtxt (display name: render loop)|  file: open-and-mixed.nvtxt|" \
+	"three files, one report: the files in command-line order, each with its display name"
+is "$(sed -n 's/^  events: //p' "$T/out")" 27 "the events of all three (3 + 17 + 7)"
+grep -q '^    open-and-mixed.nvtxt:6  *7  *1  load$' "$T/out"
+ok $? "an open range is named by its file and line"
+grep -q '^ *4100 ns  categories-and-names.nvtxt:20-25 ' "$T/out"
+ok $? "the longest ranges of all files, each with its file and lines"
+# the same ProcessId and ThreadId in two files: one thread; push/pop nesting per file
+printf 'RangePush, 10, Manual, 5, 1,,, "a",\nRangePush, 20, Manual, 5, 1,,, "left open",\n' >"$T/a.nvtxt"
+printf 'RangePush, 100, Manual, 5, 1,,, "b",\nRangePop, 150, Manual, 5, 1\nMarker, 160, Manual, 5, 2,,, "m",\n' >"$T/b.nvtxt"
+"$NVTXTC" info --format=json "$T/a.nvtxt" "$T/b.nvtxt" >"$T/ab.json" 2>/dev/null
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=[x for x in d["threads"] if x["thread_id"] == 1][0]
+print(len(d["files"]), len(d["threads"]), t["events"], t["max_push_depth"], d["open_ranges"], d["longest_ranges"][0]["file"].endswith("b.nvtxt"))' "$T/ab.json")" \
+	"2 2 4 2 2 True" "two files, one thread of (5, 1): 4 events, depth 2 (the second file starts none deeper), 2 open"
+"$NVTXTC" info --format=json corpus-vse-example.nvtxt >"$T/one.json" 2>/dev/null
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["file"], "files" in d)' "$T/one.json")" \
+	"corpus-vse-example.nvtxt False" "one file: its name in 'file', no 'files'"
 # A time base without a rule to nanoseconds: first_ns and last_ns are null, not left out.
 "$NVTXTC" info --format=json qpc-ticks.nvtxt 2>/dev/null | grep -c '"\(first\|last\)_ns": null' >"$T/n"
 is "$(cat "$T/n")" 2 "time_bases: first_ns and last_ns are null where the time base does not convert"

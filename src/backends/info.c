@@ -26,6 +26,7 @@ struct thread {
 
 struct range {
 	char *message;          /* NULL: no Message */
+	uint32_t file;          /* index into files[] */
 	uint32_t line, end_line;
 	int64_t pid, tid;
 	enum nvtxt_timebase tb;
@@ -57,7 +58,9 @@ struct nvtxt_info {
 	size_t nprocs, procs_cap, ntnames, tnames_cap, ncats, cats_cap;
 	struct idmap proc_index, tname_index, cat_index;
 
-	char *display_name;
+	/* the files read (nvtxt_info_file), each with its SetFileDisplayName */
+	char **files, **displays;
+	size_t nfiles, files_cap, displays_cap;
 
 	uint64_t open_count;
 	struct range open[NVTXT_INFO_TOP];
@@ -114,7 +117,12 @@ void nvtxt_info_free(struct nvtxt_info *info)
 	idmap_free(&info->proc_index);
 	idmap_free(&info->tname_index);
 	idmap_free(&info->cat_index);
-	free(info->display_name);
+	for (size_t i = 0; i < info->nfiles; i++) {
+		free(info->files[i]);
+		free(info->displays[i]);
+	}
+	free(info->files);
+	free(info->displays);
 	for (size_t i = 0; i < info->nopen; i++)
 		free(info->open[i].message);
 	for (size_t i = 0; i < info->ntop; i++)
@@ -273,7 +281,8 @@ static __attribute__((noinline)) void top_insert(struct nvtxt_info *info, size_t
 						 bool ns, i128 duration, uint32_t end_line, bool start_end)
 {
 	struct range r = { .line = ev->loc.line, .end_line = end_line, .tb = ev->timebase, .ns = ns,
-			   .duration = duration, .start_end = start_end };
+			   .duration = duration, .start_end = start_end,
+			   .file = info->nfiles ? (uint32_t)info->nfiles - 1 : 0 };
 
 	r.pid = (ev->present & NVTXT_BIT(NVTXT_ARG_PROCESS_ID)) ? ev->process_id : 0;
 	r.tid = (ev->present & NVTXT_BIT(NVTXT_ARG_THREAD_ID)) ? ev->thread_id : 0;
@@ -345,8 +354,10 @@ static int info_event(void *user, const struct nvtxt_event *ev)
 				    ev->process_id), ev->name);
 		return 0;
 	case NVTXT_CMD_SET_FILE_DISPLAY_NAME:
-		free(info->display_name);
-		info->display_name = xstrndup(ev->name.ptr ? ev->name.ptr : "", ev->name.len);
+		if (!info->nfiles)
+			nvtxt_info_file(info, NULL);
+		free(info->displays[info->nfiles - 1]);
+		info->displays[info->nfiles - 1] = xstrndup(ev->name.ptr ? ev->name.ptr : "", ev->name.len);
 		return 0;
 	default:
 		break;
@@ -397,9 +408,22 @@ static int info_unclosed(void *user, const struct nvtxt_event *push)
 	if (info->nopen < NVTXT_INFO_TOP) {
 		struct range *r = &info->open[info->nopen++];
 		*r = (struct range){ .message = message_copy(push), .line = push->loc.line,
-				     .pid = push->process_id, .tid = push->thread_id, .tb = push->timebase };
+				     .pid = push->process_id, .tid = push->thread_id, .tb = push->timebase,
+				     .file = info->nfiles ? (uint32_t)info->nfiles - 1 : 0 };
 	}
 	return 0;
+}
+
+void nvtxt_info_file(struct nvtxt_info *info, const char *name)
+{
+	xgrow((void **)&info->files, &info->files_cap, info->nfiles + 1, sizeof *info->files);
+	xgrow((void **)&info->displays, &info->displays_cap, info->nfiles + 1, sizeof *info->displays);
+	info->files[info->nfiles] = name ? xstrndup(name, strlen(name)) : NULL;
+	info->displays[info->nfiles] = NULL;
+	info->nfiles++;
+	/* push/pop pairs per file: a file starts with no push open on any thread */
+	for (size_t i = 0; i < info->nthreads; i++)
+		info->threads[i].depth = 0;
 }
 
 struct nvtxt_backend nvtxt_info_backend(struct nvtxt_info *info)
@@ -506,10 +530,12 @@ static void thread_span(const struct nvtxt_info *info, const struct thread *t, j
 	}
 }
 
-static json_t *range_json(const struct range *r, bool open)
+static json_t *range_json(const struct nvtxt_info *info, const struct range *r, bool open)
 {
 	json_t *o = must(json_object());
 
+	if (info->nfiles > 1)
+		put(o, "file", str_or_null(info->files[r->file]));
 	put(o, "message", str_or_null(r->message));
 	put(o, "line", json_integer(r->line));
 	if (!open) {
@@ -530,8 +556,19 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 	struct thread *threads;
 	struct named *cats;
 
-	put(o, "file", str_or_null(file));
-	put(o, "display_name", str_or_null(info->display_name));
+	if (info->nfiles > 1) {
+		arr = must(json_array());
+		for (size_t i = 0; i < info->nfiles; i++) {
+			json_t *f = must(json_object());
+			put(f, "file", str_or_null(info->files[i]));
+			put(f, "display_name", str_or_null(info->displays[i]));
+			push(arr, f);
+		}
+		put(o, "files", arr);
+	} else {
+		put(o, "file", str_or_null(file));
+		put(o, "display_name", str_or_null(info->nfiles ? info->displays[0] : NULL));
+	}
 	put(o, "events", json_integer((json_int_t)info->total));
 	for (int c = 0; c < NVTXT_CMD_COUNT; c++)
 		put(by, nvtxt_command_name((enum nvtxt_command)c), json_integer((json_int_t)info->by_command[c]));
@@ -610,231 +647,14 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 
 	arr = must(json_array());
 	for (size_t i = 0; i < info->nopen; i++)
-		push(arr, range_json(&info->open[i], true));
+		push(arr, range_json(info, &info->open[i], true));
 	put(o, "open_ranges", json_integer((json_int_t)info->open_count));
 	put(o, "open_ranges_first", arr);
 	arr = must(json_array());
 	for (size_t i = 0; i < info->ntop; i++)
-		push(arr, range_json(&info->top[i], false));
+		push(arr, range_json(info, &info->top[i], false));
 	put(o, "longest_ranges", arr);
 	put(o, "distinct_messages", json_integer((json_int_t)info->nmsgs));
 	put(o, "events_without_message", json_integer((json_int_t)info->no_message));
 	return o;
-}
-
-/* --- text ------------------------------------------------------------------ */
-
-/* A table: rows of cells, printed with each column as wide as its widest cell. */
-struct table {
-	int ncols;
-	const char *const *head;
-	const bool *right;        /* right-aligned columns (numbers) */
-	char **cells;             /* rows * ncols */
-	size_t nrows, cap;
-};
-
-static void table_row(struct table *t, ...)
-{
-	va_list ap;
-
-	xgrow((void **)&t->cells, &t->cap, (t->nrows + 1) * (size_t)t->ncols, sizeof *t->cells);
-	va_start(ap, t);
-	for (int i = 0; i < t->ncols; i++) {
-		const char *s = va_arg(ap, const char *);
-		t->cells[t->nrows * (size_t)t->ncols + (size_t)i] = xstrndup(s ? s : "-", strlen(s ? s : "-"));
-	}
-	va_end(ap);
-	t->nrows++;
-}
-
-/* Display width of a UTF-8 string: its code points (every one counted as one column). */
-static size_t width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-static void table_print(struct table *t, FILE *out, const char *indent)
-{
-	size_t w[16] = { 0 };
-
-	for (int c = 0; c < t->ncols; c++) {
-		w[c] = width(t->head[c]);
-		for (size_t r = 0; r < t->nrows; r++) {
-			size_t x = width(t->cells[r * (size_t)t->ncols + (size_t)c]);
-			if (x > w[c])
-				w[c] = x;
-		}
-	}
-	for (size_t r = 0; r <= t->nrows; r++) {
-		struct buf line = { 0 };
-
-		buf_adds(&line, indent);
-		for (int c = 0; c < t->ncols; c++) {
-			const char *s = r == 0 ? t->head[c] : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c];
-			size_t pad = w[c] - width(s);
-
-			if (c)
-				buf_adds(&line, "  ");
-			if (t->right[c])
-				for (size_t i = 0; i < pad; i++)
-					buf_addc(&line, ' ');
-			buf_adds(&line, s);
-			if (!t->right[c] && c + 1 < t->ncols)
-				for (size_t i = 0; i < pad; i++)
-					buf_addc(&line, ' ');
-		}
-		while (line.len && line.ptr[line.len - 1] == ' ')
-			line.ptr[--line.len] = '\0';
-		fprintf(out, "%s\n", line.ptr);
-		buf_free(&line);
-	}
-	for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-}
-
-/* A JSON value as a cell: strings bare, integers in decimal, null "-". */
-static const char *cell(const json_t *v, char *tmp, size_t n)
-{
-	if (json_is_string(v))
-		return json_string_value(v);
-	if (json_is_integer(v)) {
-		snprintf(tmp, n, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		return tmp;
-	}
-	return "-";
-}
-
-/* A duration or span: "1234567 ns" or "1234 ticks (Qpc)". */
-static const char *duration_cell(const json_t *o, const char *ns_key, const char *ticks_key, char *tmp,
-				 size_t n)
-{
-	const json_t *v = json_object_get(o, ns_key);
-
-	if (v) {
-		snprintf(tmp, n, "%" JSON_INTEGER_FORMAT " ns", json_integer_value(v));
-		return tmp;
-	}
-	v = json_object_get(o, ticks_key);
-	if (v) {
-		snprintf(tmp, n, "%" JSON_INTEGER_FORMAT " %s ticks", json_integer_value(v),
-			 json_string_value(json_object_get(o, "time_base")));
-		return tmp;
-	}
-	return "-";
-}
-
-int nvtxt_info_print(const struct nvtxt_info *info, const char *file, FILE *out)
-{
-	json_t *o = nvtxt_info_json(info, file), *v;
-	size_t i;
-	char a[64], b[64], c[64], d[64], e[64], f[64];
-
-	errno = 0;
-	fprintf(out, "%s\n", file);
-	if (json_is_string(json_object_get(o, "display_name")))
-		fprintf(out, "  display name: %s\n", json_string_value(json_object_get(o, "display_name")));
-	fprintf(out, "  events: %s\n", cell(json_object_get(o, "events"), a, sizeof a));
-	{
-		static const char *const head[] = { "command", "events" };
-		static const bool right[] = { false, true };
-		struct table t = { 2, head, right, NULL, 0, 0 };
-		const char *key;
-
-		json_object_foreach(json_object_get(o, "events_by_command"), key, v)
-			if (json_integer_value(v))
-				table_row(&t, key, cell(v, a, sizeof a));
-		if (t.nrows)
-			table_print(&t, out, "    ");
-		else
-			free(t.cells);
-	}
-	fprintf(out, "\n  time bases:\n");
-	{
-		static const char *const head[] = { "time base", "times", "first", "last", "first ns", "last ns" };
-		static const bool right[] = { false, true, true, true, true, true };
-		struct table t = { 6, head, right, NULL, 0, 0 };
-
-		json_array_foreach(json_object_get(o, "time_bases"), i, v)
-			table_row(&t, cell(json_object_get(v, "name"), a, sizeof a),
-				  cell(json_object_get(v, "times"), b, sizeof b),
-				  cell(json_object_get(v, "first"), c, sizeof c),
-				  cell(json_object_get(v, "last"), d, sizeof d),
-				  cell(json_object_get(v, "first_ns"), e, sizeof e),
-				  cell(json_object_get(v, "last_ns"), f, sizeof f));
-		table_print(&t, out, "    ");
-	}
-	fprintf(out, "\n  threads:\n");
-	{
-		static const char *const head[] = { "process", "name", "thread", "name", "events", "span",
-						    "max depth" };
-		static const bool right[] = { true, false, true, false, true, true, true };
-		struct table t = { 7, head, right, NULL, 0, 0 };
-		char g[64], h[64];
-
-		json_array_foreach(json_object_get(o, "threads"), i, v)
-			table_row(&t, cell(json_object_get(v, "process_id"), a, sizeof a),
-				  cell(json_object_get(v, "process_name"), b, sizeof b),
-				  cell(json_object_get(v, "thread_id"), c, sizeof c),
-				  cell(json_object_get(v, "thread_name"), d, sizeof d),
-				  cell(json_object_get(v, "events"), e, sizeof e),
-				  duration_cell(v, "span_ns", "span_ticks", g, sizeof g),
-				  cell(json_object_get(v, "max_push_depth"), h, sizeof h));
-		table_print(&t, out, "    ");
-	}
-	fprintf(out, "\n  categories:\n");
-	{
-		static const char *const head[] = { "id", "name", "parent" };
-		static const bool right[] = { true, false, true };
-		struct table t = { 3, head, right, NULL, 0, 0 };
-
-		json_array_foreach(json_object_get(o, "categories"), i, v)
-			table_row(&t, cell(json_object_get(v, "id"), a, sizeof a),
-				  cell(json_object_get(v, "name"), b, sizeof b),
-				  cell(json_object_get(v, "parent"), c, sizeof c));
-		table_print(&t, out, "    ");
-	}
-	fprintf(out, "\n  open ranges: %s\n", cell(json_object_get(o, "open_ranges"), a, sizeof a));
-	if (json_array_size(json_object_get(o, "open_ranges_first"))) {
-		static const char *const head[] = { "line", "process", "thread", "message" };
-		static const bool right[] = { true, true, true, false };
-		struct table t = { 4, head, right, NULL, 0, 0 };
-
-		json_array_foreach(json_object_get(o, "open_ranges_first"), i, v)
-			table_row(&t, cell(json_object_get(v, "line"), a, sizeof a),
-				  cell(json_object_get(v, "process_id"), b, sizeof b),
-				  cell(json_object_get(v, "thread_id"), c, sizeof c),
-				  cell(json_object_get(v, "message"), d, sizeof d));
-		table_print(&t, out, "    ");
-	}
-	fprintf(out, "\n  longest ranges:\n");
-	{
-		static const char *const head[] = { "duration", "lines", "process", "thread", "message" };
-		static const bool right[] = { true, false, true, true, false };
-		struct table t = { 5, head, right, NULL, 0, 0 };
-		char lines[48];
-
-		json_array_foreach(json_object_get(o, "longest_ranges"), i, v) {
-			snprintf(lines, sizeof lines, "%" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT,
-				 json_integer_value(json_object_get(v, "line")),
-				 json_integer_value(json_object_get(v, "end_line")));
-			table_row(&t, duration_cell(v, "duration_ns", "duration_ticks", a, sizeof a), lines,
-				  cell(json_object_get(v, "process_id"), b, sizeof b),
-				  cell(json_object_get(v, "thread_id"), c, sizeof c),
-				  cell(json_object_get(v, "message"), d, sizeof d));
-		}
-		table_print(&t, out, "    ");
-	}
-	fprintf(out, "\n  distinct messages: %s\n", cell(json_object_get(o, "distinct_messages"), a, sizeof a));
-	json_decref(o);
-	if (ferror(out)) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
 }

@@ -27,12 +27,21 @@ struct nvtxt_info;
 struct nvtxt_info *nvtxt_info_new(const struct nvtxt_tconv *tc);
 void nvtxt_info_free(struct nvtxt_info *info);
 
+/*
+ * Starts the next input file, named `name` (copied; NULL: unnamed): the
+ * facts of several files make one report (nvtxtc(1), INFO), threads with
+ * the same ProcessId and ThreadId merged, push/pop nesting per file.
+ * Reading a single file without calling it is reading one file.
+ */
+void nvtxt_info_file(struct nvtxt_info *info, const char *name);
+
 /* The back end that collects; its callbacks never fail. */
 struct nvtxt_backend nvtxt_info_backend(struct nvtxt_info *info);
 
 /*
  * The facts as a JSON object (owned by the caller; NULL when out of
- * memory); `file` names the input.  Shape in nvtxtc(1), INFO.
+ * memory); `file` names the input of a report of one file (several:
+ * the names given to nvtxt_info_file).  Shape in nvtxtc(1), INFO.
  */
 json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file);
 
