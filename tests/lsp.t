@@ -42,9 +42,9 @@ if need nvim "Neovim's LSP client"; then
 		NVTXT_QUERIES=$top/tests/lsp/features.queries \
 		timeout 120 nvim --headless --clean -u NONE -i NONE --cmd "set rtp^=$top/editors/vim" \
 		--cmd 'filetype on' -c "luafile $top/tests/lsp/nvim-features.lua" </dev/null >"$T/nvim-features.log" 2>&1)
-	ok $? "Neovim's LSP client asked nvtxtc lsp for hints, signature help, highlights, folds, colors and tokens"
+	ok $? "Neovim's LSP client asked nvtxtc lsp for hints, signature help, highlights, folds, colors, tokens, references and renames"
 	grep '^error' "$T/nvim-features.out" | sed 's/^/# /'
-	for k in hint signature highlight fold color presentation token; do
+	for k in hint signature highlight fold color presentation token references rename renamed; do
 		grep "^$k " tests/lsp/features.expected >"$T/want.$k"
 		grep "^$k " "$T/nvim-features.out" >"$T/got.$k"
 		same_file "$T/got.$k" "$T/want.$k" "Neovim shows the expected ${k}s (tests/lsp/features.expected)"
@@ -82,7 +82,7 @@ if need node "the transcripts and the Node client"; then
 			ok $? "the vscode-languageserver-protocol client asked for the editor features ($enc positions)"
 			sed 's/^/# /' "$T/vsc-features.err"
 			same_file "$T/vsc-features.out" tests/lsp/features.expected \
-				"the VS Code client library gets tests/lsp/features.expected: hints, signatures, highlights, folds, colors, tokens ($enc)"
+				"the VS Code client library gets tests/lsp/features.expected: hints, signatures, highlights, folds, colors, tokens, references, renames ($enc)"
 		done
 		node tests/lsp/types.js "$NVTXTC" tests/lsp/features.nvtxt tests/lsp/sample.nvtxt >"$T/types.out" 2>&1
 		ok $? "every reply has LSP 3.17's shape (vscode-languageserver-types guards), every advertised capability tested"

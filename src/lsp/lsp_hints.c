@@ -84,6 +84,8 @@ void lsp_feature_capabilities(struct lsp_server *s, json_t *caps)
 	json_object_set_new(caps, "foldingRangeProvider", json_true());
 	json_object_set_new(caps, "documentHighlightProvider", json_true());
 	json_object_set_new(caps, "colorProvider", json_true());
+	json_object_set_new(caps, "referencesProvider", json_true());
+	json_object_set_new(caps, "renameProvider", json_pack("{s:b}", "prepareProvider", 1));
 	json_object_set_new(caps, "diagnosticProvider", json_pack("{s:s,s:b,s:b}", "identifier", "nvtxtc",
 								  "interFileDependencies", 0, "workspaceDiagnostics", 1));
 	json_object_set_new(caps, "semanticTokensProvider",

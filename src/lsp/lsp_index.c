@@ -194,6 +194,11 @@ static int on_event(void *user, const struct nvtxt_event *ev)
 	e->pair = UINT32_MAX;
 	e->msg_len = UINT32_MAX;
 	e->cmd = (int8_t)ev->command;
+	e->present = ev->present;
+	e->pid = ev->process_id;
+	e->tid = ev->thread_id;
+	e->cat = ev->category_id;
+	e->parent = ev->parent_category_id;
 	e->ns[0] = e->ns[1] = INT64_MIN;
 	if (ev->present & NVTXT_BIT(NVTXT_ARG_TIME))
 		e->has_time = true, e->ns[0] = to_ns(b, ev, ev->time);

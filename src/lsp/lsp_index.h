@@ -18,7 +18,7 @@
  * it until the text or the settings change, so that range requests cost
  * only the range.  Offsets are bytes of the document (documents are at
  * most 4 GiB, LSP_MAX_MESSAGE keeps them far below).  Memory: 16 bytes per
- * token, 48 per event, the messages of the pushes that pops close.
+ * token, 72 per event, the messages of the pushes that pops close.
  */
 #ifndef NVTXT_LSP_INDEX_H
 #define NVTXT_LSP_INDEX_H
@@ -77,6 +77,9 @@ struct lsp_event {
 	uint32_t pair;          /* RangePush: its RangePop's `at`; RangePop: its push's; else UINT32_MAX */
 	int64_t ns[2];          /* Time (or Start) and End in nanoseconds; INT64_MIN: no conversion */
 	uint32_t msg, msg_len;  /* RangePop: its push's Message in strings; msg_len UINT32_MAX: none */
+	int64_t pid, tid;       /* ProcessId and ThreadId, when present */
+	uint32_t cat, parent;   /* CategoryId and ParentCategoryId, when present */
+	uint32_t present;       /* NVTXT_BIT of each argument given (backend.h) */
 	int8_t cmd;
 	bool has_time;          /* ns[0] is from a timestamp argument */
 };

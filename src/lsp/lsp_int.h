@@ -132,6 +132,10 @@ json_t *lsp_semantic_tokens_full(struct lsp_server *s, json_t *params, struct ls
 json_t *lsp_semantic_tokens_range(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_document_color(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_color_presentation(struct lsp_server *s, json_t *params, struct lsp_error *e);
+/* References and rename (lsp_refs.c). */
+json_t *lsp_references(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_prepare_rename(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_rename(struct lsp_server *s, json_t *params, struct lsp_error *e);
 /* Pull diagnostics (lsp_pull.c, LSP 3.17 "Pull Diagnostics"). */
 json_t *lsp_document_diagnostic(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_workspace_diagnostic(struct lsp_server *s, json_t *params, struct lsp_error *e);

@@ -680,6 +680,9 @@ static const struct {
 	{ "textDocument/colorPresentation", lsp_color_presentation },
 	{ "textDocument/diagnostic", lsp_document_diagnostic },
 	{ "workspace/diagnostic", lsp_workspace_diagnostic },
+	{ "textDocument/references", lsp_references },
+	{ "textDocument/prepareRename", lsp_prepare_rename },
+	{ "textDocument/rename", lsp_rename },
 };
 
 static const struct {

@@ -138,6 +138,8 @@ async function main() {
     foldingRangeProvider: true,
     documentHighlightProvider: true,
     colorProvider: true,
+    referencesProvider: true,
+    renameProvider: { prepareProvider: true },
     diagnosticProvider: { identifier: 'nvtxtc', interFileDependencies: false, workspaceDiagnostics: true },
     semanticTokensProvider: {
       legend: { tokenTypes: ['function', 'parameter', 'variable', 'string', 'number', 'enumMember', 'comment'],

@@ -7,8 +7,9 @@
 ;; list and writes what eglot shows, in the form of
 ;; tests/lsp/features.expected.  Signature help goes through eglot's eldoc
 ;; function (eglot-signature-eldoc-function: the active parameter is the
-;; one whose documentation it shows) and highlights through the overlays
-;; eglot makes (the request eglot sends along with hover); eglot 1.9 (Debian
+;; one whose documentation it shows), highlights through the overlays
+;; eglot makes (the request eglot sends along with hover), references
+;; through eglot's xref backend and renames through eglot-rename; eglot 1.9 (Debian
 ;; 12) has no command for the other requests, which go through
 ;; jsonrpc-request with eglot's own position conversions.  The settings go
 ;; through eglot-workspace-configuration (inlayHints.times on).
@@ -129,6 +130,34 @@
                                 "\\`[0-9]+:" "" (nvtxt-test-lsp-at (list :line line :character (+ ch len))))
                                name)))))
 
+(defun nvtxt-test-references (line col)
+  (nvtxt-test-goto line col)
+  (let* ((id (xref-backend-identifier-at-point 'eglot))
+         (refs (xref-backend-references 'eglot id))
+         (starts (mapcar (lambda (r) (nvtxt-test-at (xref-location-marker (xref-item-location r)))) refs)))
+    (unless refs (nvtxt-test-fail "no references at %d:%d" line col))
+    (dolist (s (sort starts (lambda (a b)
+                              (let ((x (mapcar #'string-to-number (split-string a ":")))
+                                    (y (mapcar #'string-to-number (split-string b ":"))))
+                                (or (< (car x) (car y)) (and (= (car x) (car y)) (< (cadr x) (cadr y))))))))
+      (nvtxt-test-say "references %d:%d %s" line col s))))
+
+(defun nvtxt-test-rename (line col new)
+  (nvtxt-test-goto line col)
+  (let ((before (split-string (buffer-substring-no-properties (point-min) (point-max)) "\n")))
+    (condition-case e
+        (progn
+          (eglot-rename new)
+          (nvtxt-test-say "rename %d:%d %s" line col new)
+          (cl-loop for old in before
+                   for now in (split-string (buffer-substring-no-properties (point-min) (point-max)) "\n")
+                   for i from 1
+                   unless (equal old now) do (nvtxt-test-say "renamed %d %s" i now))
+          (eglot--signal-textDocument/didChange))
+      (jsonrpc-error
+       (nvtxt-test-say "rename %d:%d %s refused %s" line col new
+                       (alist-get 'jsonrpc-error-message (cdr e)))))))
+
 (defun nvtxt-test-query (q legend)
   (let ((w (split-string q " ")))
     (pcase (car w)
@@ -146,6 +175,8 @@
                            (or (plist-get f :kind) "-")))))
       ("colors" (nvtxt-test-colors))
       ("presentation" (nvtxt-test-colors (string-to-number (nth 1 w)) (string-to-number (nth 2 w)) (nth 3 w)))
+      ("references" (nvtxt-test-references (string-to-number (nth 1 w)) (string-to-number (nth 2 w))))
+      ("rename" (nvtxt-test-rename (string-to-number (nth 1 w)) (string-to-number (nth 2 w)) (nth 3 w)))
       ("tokens" (nvtxt-test-tokens (string-to-number (nth 1 w)) (string-to-number (nth 2 w)) legend))
       (_ (nvtxt-test-fail "unknown query %s" q)))))
 

@@ -13,8 +13,9 @@ const fs = require('fs');
 const rpc = require('vscode-languageserver-protocol/node');
 
 const [nvtxtc, file, queriesFile, enc = 'utf-16', opts] = process.argv.slice(2);
-const text = fs.readFileSync(file, 'utf8');
-const lines = text.split('\n');
+let text = fs.readFileSync(file, 'utf8');
+let lines = text.split('\n');
+let version = 1;
 const uri = 'file:///features/' + file.replace(/.*\//, '');
 const out = [];
 
@@ -89,6 +90,31 @@ async function main() {
         const m = legend.tokenModifiers.filter((_, k) => mods & (1 << k));
         out.push(`token ${at(a)}-${toByteCol(b)} ${legend.tokenTypes[type]}${m.map(x => '.' + x).join('')}`);
       }
+    } else if (w[0] === 'references') {
+      const r = await conn.sendRequest(rpc.ReferencesRequest.type, { textDocument: td, position: pos(), context: { includeDeclaration: true } });
+      (r || []).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+      for (const l of r || []) out.push(`references ${w[1]}:${w[2]} ${at(l.range.start)}`);
+    } else if (w[0] === 'rename') {
+      let r;
+      try {
+        r = await conn.sendRequest(rpc.RenameRequest.type, { textDocument: td, position: pos(), newName: w[3] });
+      } catch (e) {
+        out.push(`rename ${w[1]}:${w[2]} ${w[3]} refused ${e.message}`);
+        continue;
+      }
+      out.push(`rename ${w[1]}:${w[2]} ${w[3]}`);
+      // the edits, last first, then the new text to the server as an editor sends it
+      const old = lines.slice();
+      const edits = r.changes[uri].slice().sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character);
+      // a position in the JS string (UTF-16) of its line
+      const js = p => Buffer.from(lines[p.line]).subarray(0, toByteCol(p) - 1).toString().length;
+      for (const e of edits) {
+        const l = lines[e.range.start.line];
+        lines[e.range.start.line] = l.slice(0, js(e.range.start)) + e.newText + l.slice(js(e.range.end));
+      }
+      lines.forEach((l, i) => { if (l !== old[i]) out.push(`renamed ${i + 1} ${l}`); });
+      text = lines.join('\n');
+      conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, { textDocument: { uri, version: ++version }, contentChanges: [{ text }] });
     } else {
       throw new Error(`unknown query: ${q}`);
     }

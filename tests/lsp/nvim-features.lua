@@ -3,9 +3,11 @@
 -- Opens $NVTXT_FILE, asks what $NVTXT_QUERIES lists (the format is in
 -- tests/lsp/features.queries) and writes to $NVTXT_OUT what Neovim shows,
 -- in the form of tests/lsp/features.expected.  Signature help and document
--- highlights go through Neovim's own vim.lsp.buf.signature_help() and
--- vim.lsp.buf.document_highlight() (the highlights are read back from the
--- buffer's extmarks); Neovim 0.7 has no function for the other requests,
+-- highlights, references and rename go through Neovim's own
+-- vim.lsp.buf.signature_help(), document_highlight() (the highlights are
+-- read back from the buffer's extmarks), references() (the quickfix list)
+-- and rename(NEW) (prepareRename, then the edit applied to the buffer);
+-- Neovim 0.7 has no function for the other requests,
 -- which go through vim.lsp.buf_request_sync.
 -- Any failure writes "error MESSAGE" and quits with status 1.
 local out = assert(io.open(os.getenv('NVTXT_OUT'), 'w'))
@@ -125,6 +127,38 @@ local ok, err = pcall(function()
         end
         local b = at({ line = line, character = ch + len })
         out:write(string.format('token %s-%s %s\n', at({ line = line, character = ch }), b:gsub('^%d+:', ''), name))
+      end
+    elseif w[1] == 'references' then
+      vim.api.nvim_win_set_cursor(0, { tonumber(w[2]), tonumber(w[3]) - 1 })
+      vim.fn.setqflist({}, 'r', { items = {} })
+      vim.lsp.buf.references({ includeDeclaration = true })
+      if not vim.wait(5000, function() return #vim.fn.getqflist() > 0 end, 10) then fail('no references') end
+      for _, it in ipairs(vim.fn.getqflist()) do
+        out:write(string.format('references %s:%s %d:%d\n', w[2], w[3], it.lnum, it.col))
+      end
+      vim.cmd('cclose')
+      vim.api.nvim_set_current_buf(buf)
+    elseif w[1] == 'rename' then
+      -- as :lua vim.lsp.buf.rename(NEW) does (prepareRename, then rename and its edit)
+      vim.api.nvim_win_set_cursor(0, { tonumber(w[2]), tonumber(w[3]) - 1 })
+      local before = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+      local orig, done, rerr = vim.lsp.handlers['textDocument/rename'], false, nil
+      vim.lsp.handlers['textDocument/rename'] = function(e, result, ctx, config)
+        rerr = e
+        orig(e, result, ctx, config)
+        done = true
+      end
+      vim.lsp.buf.rename(w[4])
+      if not vim.wait(5000, function() return done end, 10) then fail('no answer to rename') end
+      vim.lsp.handlers['textDocument/rename'] = orig
+      if rerr then
+        out:write(string.format('rename %s:%s %s refused %s\n', w[2], w[3], w[4], rerr.message))
+      else
+        out:write(string.format('rename %s:%s %s\n', w[2], w[3], w[4]))
+        lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+        for i, l in ipairs(lines) do
+          if l ~= before[i] then out:write(string.format('renamed %d %s\n', i, l)) end
+        end
       end
     else
       fail('unknown query ' .. q)
