@@ -186,7 +186,7 @@ $(FAULTS): tests/inject/faults.c
 # whose tool is missing skips instead of failing (NVTXTC_OFFLINE=1, read by
 # tests/lib.sh's need).
 CHECK_TOOLS = prove pkg-config mandoc man valgrind setfattr getfattr setfacl getfacl setpriv \
-	objdump nm readelf iconv bash nvim emacs eglot node npm chromium node_modules python3
+	objdump nm readelf iconv bash nvim emacs eglot node npm chromium node_modules unzip python3
 ifneq ($(OFFLINE),)
 export NVTXTC_OFFLINE = 1
 endif
@@ -322,6 +322,15 @@ clean:
 
 .PHONY: all libs check check-sanitize demo install uninstall clean
 
+# vsix: the VS Code extension (editors/vscode: language, the TextMate grammar,
+# a vscode-languageclient client of `nvtxtc lsp`, settings) packaged by
+# @vscode/vsce from npm (npm ci at the top first) as build/nvtxt-vscode.vsix;
+# install it with `code --install-extension build/nvtxt-vscode.vsix`.
+vsix: $(B)/nvtxt-vscode.vsix
+$(B)/nvtxt-vscode.vsix: $(wildcard editors/vscode/*) editors/textmate/nvtxt.tmLanguage.json
+	sh editors/vscode/build.sh $(B)/vscode $@
+
+.PHONY: vsix
 # bench: begin
 # make bench: the benchmark of issue 5 (not part of make check; see
 # bench/README.md).  BENCH_DIR, BENCH_KEEP, BENCH_SIZES, BENCH_RUNS pass through.
