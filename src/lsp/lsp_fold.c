@@ -59,13 +59,12 @@ static void fold_runs(json_t *out, struct lsp_doc *d, const struct lsp_index *x,
 
 json_t *lsp_folding_range(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
-	const struct lsp_index *x;
+	struct lsp_doc *d;
+	const struct lsp_index *x = lsp_param_index(s, params, NULL, &d, NULL, e);
 	json_t *out;
 
-	if (!d)
+	if (!x)
 		return NULL;
-	x = lsp_index_get(s, d);
 	out = json_array();
 	for (size_t i = 0; i < x->nevents; i++) {
 		const struct lsp_event *ev = &x->events[i];
@@ -89,29 +88,13 @@ static void add_highlight(json_t *out, struct lsp_server *s, struct lsp_doc *d, 
 	json_array_append_new(out, json_pack("{s:o,s:i}", "range", lsp_jrange(s, d, a, b), "kind", kind));
 }
 
-/* The variable name of item it ($Name or Name =), or false. */
-static bool var_name(const struct lsp_doc *d, const struct lsp_item *it, const char **name, size_t *len)
-{
-	if (it->role == LSP_R_VAR_DECL) {
-		*name = d->text + it->start;
-		*len = it->end - it->start;
-		return true;
-	}
-	if (it->role == LSP_R_VALUE && it->kind == NVTXT_V_EXPANSION && it->end > it->start) {
-		*name = d->text + it->start + 1;
-		*len = it->end - it->start - 1;
-		return true;
-	}
-	return false;
-}
-
 static void highlight_variable(json_t *out, struct lsp_server *s, struct lsp_doc *d, const struct lsp_index *x,
 			       const char *name, size_t len)
 {
 	for (size_t i = 0; i < x->nitems; i++) {
 		const char *n;
 		size_t l;
-		if (var_name(d, &x->items[i], &n, &l) && l == len && memcmp(n, name, len) == 0)
+		if (lsp_index_var_name(d, &x->items[i], &n, &l) && l == len && memcmp(n, name, len) == 0)
 			add_highlight(out, s, d, x->items[i].start, x->items[i].end,
 				      x->items[i].role == LSP_R_VAR_DECL ? 3 : 2);
 	}
@@ -132,22 +115,21 @@ static void highlight_start_end(json_t *out, struct lsp_server *s, struct lsp_do
 
 json_t *lsp_document_highlight(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
-	const struct lsp_index *x;
+	struct lsp_doc *d;
+	size_t at, k, len;
+	const struct lsp_index *x = lsp_param_index(s, params, "position", &d, &at, e);
 	const struct lsp_item *it;
 	const char *name;
-	size_t at, k, len;
 	json_t *out;
 
-	if (!d || !lsp_param_offset(s, d, params, "position", &at, e))
+	if (!x)
 		return NULL;
-	x = lsp_index_get(s, d);
 	k = lsp_index_item_at(x, at);
 	if (k >= x->nitems || x->items[k].start > at)
 		return json_null();
 	it = &x->items[k];
 	out = json_array();
-	if (var_name(d, it, &name, &len)) {
+	if (lsp_index_var_name(d, it, &name, &len)) {
 		highlight_variable(out, s, d, x, name, len);
 	} else if (it->role == LSP_R_COMMAND) {
 		const struct lsp_event *ev = lsp_index_event(x, it->start);

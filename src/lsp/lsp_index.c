@@ -2,6 +2,7 @@
  * lsp_index.c - one document's tokens, definitions and events, built from
  * syntax mode and check mode of nvtxt_compile (lsp_index.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,18 +155,30 @@ static void on_instruction(void *user, const struct nvtxt_instr *in)
 
 /* --- check mode: the events ------------------------------------------------ */
 
-static size_t event_index(const struct lsp_index *x, uint32_t at)
+/*
+ * The first of n records of `size` bytes from base whose uint32_t at byte
+ * `key` of the record is at least v (n when none): the records are sorted
+ * by it.
+ */
+static size_t lower_bound(const void *base, size_t n, size_t size, size_t key, uint64_t v)
 {
-	size_t lo = 0, hi = x->nevents;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (x->events[mid].at < at)
+		uint32_t k;
+		memcpy(&k, (const char *)base + mid * size + key, sizeof k);
+		if (k < v)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+static size_t event_index(const struct lsp_index *x, uint32_t at)
+{
+	return lower_bound(x->events, x->nevents, sizeof(*x->events), offsetof(struct lsp_event, at), at);
 }
 
 static int64_t to_ns(struct build *b, const struct nvtxt_event *ev, int64_t t)
@@ -271,16 +284,7 @@ void lsp_index_free(struct lsp_index *x)
 
 size_t lsp_index_item_at(const struct lsp_index *x, size_t off)
 {
-	size_t lo = 0, hi = x->nitems;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->items[mid].end < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound(x->items, x->nitems, sizeof(*x->items), offsetof(struct lsp_item, end), off);
 }
 
 const struct lsp_event *lsp_index_event(const struct lsp_index *x, uint32_t at)
@@ -291,17 +295,34 @@ const struct lsp_event *lsp_index_event(const struct lsp_index *x, uint32_t at)
 
 const struct lsp_def *lsp_index_def(const struct lsp_index *x, int cmd, size_t at)
 {
-	size_t lo = 0, hi = x->ndefs;
+	size_t k = lower_bound(x->defs, x->ndefs, sizeof(*x->defs), offsetof(struct lsp_def, at), at);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->defs[mid].at < at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo-- > 0)
-		if (x->defs[lo].cmd == cmd)
-			return &x->defs[lo];
+	while (k-- > 0)
+		if (x->defs[k].cmd == cmd)
+			return &x->defs[k];
 	return NULL;
+}
+
+bool lsp_index_var_name(const struct lsp_doc *d, const struct lsp_item *it, const char **name, size_t *len)
+{
+	if (it->role == LSP_R_VAR_DECL) {
+		*name = d->text + it->start;
+		*len = it->end - it->start;
+		return true;
+	}
+	if (it->role == LSP_R_VALUE && it->kind == NVTXT_V_EXPANSION && it->end > it->start + 1) {
+		*name = d->text + it->start + 1;
+		*len = it->end - it->start - 1;
+		return true;
+	}
+	return false;
+}
+
+const struct lsp_index *lsp_param_index(struct lsp_server *s, json_t *params, const char *key, struct lsp_doc **d,
+					size_t *at, struct lsp_error *e)
+{
+	*d = lsp_param_doc(s, params, e);
+	if (!*d || (key && !lsp_param_offset(s, *d, params, key, at, e)))
+		return NULL;
+	return lsp_index_get(s, *d);
 }

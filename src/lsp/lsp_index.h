@@ -26,11 +26,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "language.h"
 #include "util.h"
 
 struct lsp_server;
 struct lsp_doc;
+struct lsp_error;
 
 /* What a token is. */
 enum lsp_role {
@@ -106,5 +109,14 @@ size_t lsp_index_item_at(const struct lsp_index *x, size_t off);
 const struct lsp_event *lsp_index_event(const struct lsp_index *x, uint32_t at);
 /* The definition of cmd in force before byte `at`, or NULL (the default one). */
 const struct lsp_def *lsp_index_def(const struct lsp_index *x, int cmd, size_t at);
+/* The variable an item names (Name = or $Name, without the '$'): false for other items. */
+bool lsp_index_var_name(const struct lsp_doc *d, const struct lsp_item *it, const char **name, size_t *len);
+/*
+ * The document params.textDocument names and its index; with `key` (such
+ * as "position") also that position's byte offset in *at.  NULL with e set
+ * when the document is not open or the position is missing or outside it.
+ */
+const struct lsp_index *lsp_param_index(struct lsp_server *s, json_t *params, const char *key, struct lsp_doc **d,
+					size_t *at, struct lsp_error *e);
 
 #endif

@@ -41,22 +41,6 @@ struct target {
 	int64_t id, pid;               /* TG_CATEGORY, TG_THREAD */
 };
 
-/* The variable name of item it ($Name or Name =), or false. */
-static bool var_name(const struct lsp_doc *d, const struct lsp_item *it, const char **name, size_t *len)
-{
-	if (it->role == LSP_R_VAR_DECL) {
-		*name = d->text + it->start;
-		*len = it->end - it->start;
-		return true;
-	}
-	if (it->role == LSP_R_VALUE && it->kind == NVTXT_V_EXPANSION && it->end > it->start + 1) {
-		*name = d->text + it->start + 1;
-		*len = it->end - it->start - 1;
-		return true;
-	}
-	return false;
-}
-
 /* The event of the line of item k (the call's command name before it), or NULL. */
 static const struct lsp_event *line_event(const struct lsp_index *x, size_t k)
 {
@@ -99,7 +83,7 @@ static void find_target(struct lsp_doc *d, const struct lsp_index *x, size_t at,
 	if (k >= x->nitems || x->items[k].start > at)
 		return;
 	it = t->at = &x->items[k];
-	if (var_name(d, it, &t->name, &t->len)) {
+	if (lsp_index_var_name(d, it, &t->name, &t->len)) {
 		t->kind = TG_VARIABLE;
 	} else if ((it->role == LSP_R_DEF_NAME || it->role == LSP_R_COMMAND) && it->cmd >= 0) {
 		t->kind = TG_DEFINITION;
@@ -127,7 +111,7 @@ static bool is_ref(const struct lsp_doc *d, const struct lsp_index *x, size_t k,
 
 	switch (t->kind) {
 	case TG_VARIABLE:
-		return var_name(d, it, &n, &len) && len == t->len && memcmp(n, t->name, len) == 0;
+		return lsp_index_var_name(d, it, &n, &len) && len == t->len && memcmp(n, t->name, len) == 0;
 	case TG_DEFINITION:
 		return it->cmd == t->cmd && (it->role == LSP_R_COMMAND || it->role == LSP_R_DEF_NAME) &&
 		       it->start >= t->from && it->start < t->to;
@@ -155,15 +139,14 @@ static void edit_span(const struct target *t, const struct lsp_item *it, size_t 
 
 json_t *lsp_references(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
-	const struct lsp_index *x;
-	struct target t;
+	struct lsp_doc *d;
 	size_t at;
+	const struct lsp_index *x = lsp_param_index(s, params, "position", &d, &at, e);
+	struct target t;
 	json_t *out;
 
-	if (!d || !lsp_param_offset(s, d, params, "position", &at, e))
+	if (!x)
 		return NULL;
-	x = lsp_index_get(s, d);
 	find_target(d, x, at, &t);
 	if (t.kind == TG_NONE)
 		return json_null();
@@ -283,17 +266,16 @@ static const char *refuse_name(struct lsp_doc *d, const struct lsp_index *x, con
 
 json_t *lsp_prepare_rename(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
-	const struct lsp_index *x;
+	struct lsp_doc *d;
+	size_t at, a, b;
+	const struct lsp_index *x = lsp_param_index(s, params, "position", &d, &at, e);
 	struct target t;
 	struct buf why = { 0 };
 	const char *no;
-	size_t at, a, b;
 	json_t *r;
 
-	if (!d || !lsp_param_offset(s, d, params, "position", &at, e))
+	if (!x)
 		return NULL;
-	x = lsp_index_get(s, d);
 	find_target(d, x, at, &t);
 	if ((no = refuse(d, x, &t, &why)) != NULL) {
 		lsp_fail(e, LSP_REQUEST_FAILED, "cannot rename: %s", no);
@@ -308,20 +290,19 @@ json_t *lsp_prepare_rename(struct lsp_server *s, json_t *params, struct lsp_erro
 
 json_t *lsp_rename(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_doc *d;
+	size_t at;
+	const struct lsp_index *x = lsp_param_index(s, params, "position", &d, &at, e);
 	const char *nn = json_string_value(json_object_get(params, "newName"));
-	const struct lsp_index *x;
 	struct target t;
 	struct buf why = { 0 };
 	const char *no;
 	json_t *edits, *changes;
-	size_t at;
 
-	if (!d || !lsp_param_offset(s, d, params, "position", &at, e))
+	if (!x)
 		return NULL;
 	if (!nn)
 		return lsp_fail(e, LSP_INVALID_PARAMS, "expected params.newName, a string");
-	x = lsp_index_get(s, d);
 	find_target(d, x, at, &t);
 	if ((no = refuse(d, x, &t, &why)) != NULL || (no = refuse_name(d, x, &t, nn, &why)) != NULL) {
 		lsp_fail(e, LSP_REQUEST_FAILED, "cannot rename: %s", no);

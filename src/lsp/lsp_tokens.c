@@ -153,11 +153,10 @@ static json_t *encode(struct lsp_server *s, struct lsp_doc *d, const struct lsp_
 
 json_t *lsp_semantic_tokens_full(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_doc *d;
+	const struct lsp_index *x = lsp_param_index(s, params, NULL, &d, NULL, e);
 
-	if (!d)
-		return NULL;
-	return encode(s, d, lsp_index_get(s, d), 0, d->len + 1);
+	return x ? encode(s, d, x, 0, d->len + 1) : NULL;
 }
 
 json_t *lsp_semantic_tokens_range(struct lsp_server *s, json_t *params, struct lsp_error *e)
@@ -174,13 +173,12 @@ json_t *lsp_semantic_tokens_range(struct lsp_server *s, json_t *params, struct l
 
 json_t *lsp_document_color(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
-	const struct lsp_index *x;
+	struct lsp_doc *d;
+	const struct lsp_index *x = lsp_param_index(s, params, NULL, &d, NULL, e);
 	json_t *out;
 
-	if (!d)
+	if (!x)
 		return NULL;
-	x = lsp_index_get(s, d);
 	out = json_array();
 	for (size_t i = 0; i < x->nitems; i++) {
 		uint32_t c = x->items[i].aux;
