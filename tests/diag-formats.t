@@ -267,6 +267,14 @@ node -e 'const fs = require("fs"), d = JSON.parse(fs.readFileSync(process.argv[1
 		w.help.markdown.includes("`-Wno-rename`") && w.help.text.includes("-Wno-rename") &&
 		e.help.text.includes("cannot be disabled") ? 0 : 1)' "$T/sarif/path-1.sarif"
 ok $? "the rules are the checks of --list-checks; a warning's help says how to disable it, an error's that it cannot be"
+"$NVTXTC" --list-checks --diagnostics-format=json >checks.json
+node -e 'const fs = require("fs"), d = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).runs[0].tool.driver;
+	const reg = JSON.parse(fs.readFileSync("checks.json", "utf8")).checks;
+	const bad = reg.filter((c, i) => !c.help || d.rules[i].id !== c.name || !d.rules[i].help.text.includes(c.help.replace(/`/g, "")) ||
+		!(c.help.match(/`[^`]*`/g) || []).every(code => d.rules[i].help.markdown.includes(code)));
+	for (const c of bad) console.log("# " + c.name);
+	process.exit(bad.length ? 1 : 0)' "$T/sarif/path-1.sarif"
+ok $? "each rule's help is the registry's (as --list-checks --diagnostics-format=json shows it), its code spans in the Markdown"
 
 # The validator, with GitHub's rules too (--rule-kind "Sarif;Gh"): no result of level error or
 # warning (a result without a level is a warning), no tool error.  Its console shows them all.

@@ -278,10 +278,10 @@ static int list_checks(FILE *out, enum diag_format format)
 		return -1;
 	for (int i = 0; i < NVTXT_CHECK_COUNT; i++) {
 		const struct nvtxt_check *c = nvtxt_check_get((enum nvtxt_check_id)i);
-		if (json_array_append_new(checks, json_pack("{s:s, s:s, s:b, s:s, s:s}", "name", c->name,
+		if (json_array_append_new(checks, json_pack("{s:s, s:s, s:b, s:s, s:s, s:s}", "name", c->name,
 							    "severity", c->severity == NVTXT_SEV_ERROR ? "error" : "warning",
 							    "fixable", c->fixable, "section", c->section,
-							    "description", c->description)) != 0) {
+							    "description", c->description, "help", c->help)) != 0) {
 			json_decref(doc);
 			return -1;
 		}
