@@ -71,19 +71,52 @@ bounded() {
 a_run() { head -c "$1" /dev/zero | tr '\0' a; }
 
 # --- long lines ----------------------------------------------------------
-# One 100 MB line: a Marker whose message is 100 MB, with an error at its
-# start.  The scanner re-reads a token from its start at every 64 KiB
-# refill (flex's yy_get_previous_state), so the time grows with the square
-# of the longest token: 4 MB takes ~2 s, 100 MB ~20 min.  30 s here, which
-# is plenty for a linear scan, to keep this script short.
-{ printf 'Marker, -1, Qpc, 1, 2,,, "'; a_run 100000000; printf '",\n'; } >"$T/long.nvtxt"
-LIMIT=30
-run lint "$T/long.nvtxt"
-expect "a 100 MB line" 1 "expected an Integer timestamp >= 0 for Time"
+# A line may have at most 131071 bytes before its line break (nvtxt(5),
+# Lines): a longer one is one error, with its line, the limit and its
+# length, and is skipped without being kept, so memory does not follow the
+# longest line; the lines after it are checked as usual.
+{ echo 'Marker, -1, Qpc, 1, 2,,, "a",'; printf 'Marker, 1, Qpc, 1, 2,,, "'; a_run 131044; printf '",\n'
+  echo 'Marker, -2, Qpc, 1, 2,,, "b",'; } >"$T/limit.nvtxt"
+[ "$(sed -n 2p "$T/limit.nvtxt" | wc -c)" -eq 131072 ]
+tap $? "a line of 131071 bytes and its line break: made"
+run lint "$T/limit.nvtxt"
+expect "a line of 131071 bytes" 1 "limit.nvtxt:3:9: error: expected an Integer timestamp"
+! grep -q 'line-too-long' "$T/err"
+tap $? "a line of 131071 bytes is checked, not too long"
+[ "$(grep -c error: "$T/err")" -eq 2 ]
+tap $? "a line of 131071 bytes: the errors of lines 1 and 3 only"
+
+# long_line BYTES: a file of three lines, the second a Marker of BYTES
+# bytes before its line break, written through a pipe.
+long_line() {
+	echo 'Marker, -1, Qpc, 1, 2,,, "a",'
+	printf 'Marker, 1, Qpc, 1, 2,,, "'; a_run $(($1 - 27)); printf '",\n'
+	echo 'Marker, -2, Qpc, 1, 2,,, "b",'
+}
+# run_pipe BYTES ARG...: nvtxtc ARG... - reading long_line BYTES from a pipe, in 64 MiB
+run_pipe() {
+	n=$1
+	shift
+	mem=65536
+	[ "$MEM_KB" = unlimited ] && mem=unlimited
+	long_line "$n" | (ulimit -v "$mem" 2>/dev/null; exec timeout "$LIMIT" "$NVTXTC" "$@" -) >"$T/out" 2>"$T/err"
+	st=$?
+}
+run_pipe 131072 lint
+expect "a line of 131072 bytes from a pipe" 1 \
+	"^<stdin>:2:1: error: line too long: a line may have at most 131071 bytes before its line break, and this one has 131072; it is skipped \[line-too-long\]$"
+grep -q '^<stdin>:3:9: error: expected an Integer timestamp' "$T/err" &&
+	grep -q '^<stdin>:1:9: error: expected an Integer timestamp' "$T/err" && [ "$(grep -c error: "$T/err")" -eq 3 ]
+tap $? "a line of 131072 bytes: the lines around it are checked (lines 1 and 3 reported)"
 LIMIT=60
-[ "$(wc -c <"$T/err")" -le 4096 ]
-tap $? "a 100 MB line: the excerpt is bounded (at most 4 KiB of diagnostics)"
-rm -f "$T/long.nvtxt"
+for cmd in lint "lint -j 1" --emit=nvtxt info; do
+	# shellcheck disable=SC2086
+	run_pipe 200000000 $cmd
+	expect "a 200 MB line from a pipe, $cmd, in 64 MiB of address space" 1 \
+		"^<stdin>:2:1: error: line too long: .* this one has 200000000; it is skipped"
+	[ "$(wc -c <"$T/err")" -le 4096 ]
+	tap $? "a 200 MB line, $cmd: at most 4 KiB of diagnostics"
+done
 
 # An error past the first 4096 bytes of a line: the excerpt is a window
 # around the column, with the offending token under the caret.
@@ -93,11 +126,15 @@ expect "an error at column 5029" 1 "^[^:]*far.nvtxt:1:5029: error: expected an I
 sed -n 2p "$T/err" | grep -q 'bogus'
 tap $? "an error at column 5029: the excerpt shows the offending token"
 
-# A call with 2*10^7 values (20 MB of commas): no command takes more than 9,
-# so a line stops keeping values after 1024 and says so; memory stays small.
+# A call with 2*10^7 values (20 MB of commas): a line that long is too
+# long, and skipped as a whole; under the limit, a line stops keeping values
+# after 1024 and says so (tests/lint/too-many-values); memory stays small.
 { printf 'Marker, 1, Qpc, 1, 2'; head -c 20000000 /dev/zero | tr '\0' ,; echo; } >"$T/commas.nvtxt"
 run lint "$T/commas.nvtxt"
-expect "a call with 2*10^7 values" 1 "too many values on one line: a command takes at most 9"
+expect "a call with 2*10^7 values" 1 "line too long: .* this one has 20000020; it is skipped"
+{ printf 'Marker, 1, Qpc, 1, 2'; head -c 100000 /dev/zero | tr '\0' ,; echo; } >"$T/commas.nvtxt"
+run lint "$T/commas.nvtxt"
+expect "a call with 10^5 values" 1 "too many values on one line: a command takes at most 9"
 rm -f "$T/commas.nvtxt"
 
 # --- encodings -----------------------------------------------------------

@@ -223,7 +223,6 @@ SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned
 		return NULL; /* a second run in the last value */
 
 	rec->kind = LINE_CALL;
-	rec->continues = false;
 	rec->text_len = (uint16_t)(col0 + eol);
 	rec->nvalues = (uint16_t)(v - values);
 	rec->end_col = (uint16_t)(v[-1].col + v[-1].len);
@@ -304,7 +303,6 @@ SCAN_FN ALWAYS_INLINE char *SCAN(fast_line_parse)(char *line_start, const char *
 
 	/* taken: the parts of the node the parser's actions would build */
 	rec->kind = assignment ? LINE_ASSIGNMENT : LINE_CALL;
-	rec->continues = false;
 	rec->text_len = (uint16_t)(p - line);
 	rec->nvalues = (uint16_t)n;
 	/* the end of the last token (an absent value's length is 0) */

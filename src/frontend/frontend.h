@@ -46,7 +46,6 @@ struct nvtxt_frontend {
 	/* the bytes YY_INPUT hands to flex: the lines the fast path did not take */
 	const char *slow_ptr;
 	size_t slow_len;
-	bool slow_line_done;     /* the slow line's '\n' (or the end of input) was handed over */
 
 	/* position of the next byte */
 	uint32_t line, col;
@@ -85,8 +84,7 @@ struct nvtxt_frontend {
 
 /*
  * Called by YY_INPUT: copies up to max bytes of the current slow line
- * into buf (taking the next chunk when a long line goes on there); 0
- * when that line is done.
+ * into buf; 0 when that line is done.
  */
 size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max);
 

@@ -41,6 +41,7 @@ struct reader {
 	bool eof;
 	int io_errno;
 	bool in_long_line;        /* the last chunk ended inside a line longer than a chunk */
+	uint64_t long_len;        /* the bytes of that line so far */
 	char *carry;              /* the incomplete last line of the last chunk */
 	size_t carry_len;
 	bool peeked;              /* reader_peek read the first chunk */
@@ -179,6 +180,14 @@ static void cut(struct reader *r, struct chunk *c)
 		memcpy(r->carry, nl + 1, r->carry_len);
 		c->len = (size_t)(nl + 1 - c->bytes);
 	}
+	if (c->long_rest) {
+		/* the rest of a line longer than a chunk: count it, up to its line break */
+		const char *end_nl = memchr(from, '\n', (size_t)(c->bytes + c->len - from));
+		r->long_len += (size_t)((end_nl ? end_nl : c->bytes + c->len) - from);
+		c->long_line_len = r->long_len;
+	} else if (c->tail_continues) {
+		r->long_len = (size_t)(c->bytes + c->len - from);
+	}
 	r->in_long_line = c->tail_continues;
 	c->last = at_end;
 	c->io_errno = r->io_errno;
@@ -202,13 +211,12 @@ static bool reserve(void **p, size_t *cap, size_t need, size_t size)
 	return true;
 }
 
-static void add_slow(struct chunk *c, const char *p, size_t len, bool continues)
+static void add_slow(struct chunk *c, const char *p, size_t len)
 {
 	struct line_rec *rec = &c->lines[c->nlines++];
 	rec->start = (uint32_t)(p - c->bytes);
 	rec->len = (uint32_t)len;
 	rec->kind = LINE_SLOW;
-	rec->continues = continues;
 }
 
 /*
@@ -220,13 +228,27 @@ static bool parse(fast_lines_fn *fast_lines, struct chunk *c)
 	char *p = c->bytes + c->skip, *end = c->bytes + c->len;
 
 	c->nlines = c->nvalues = 0;
-	if (c->long_rest && p < end) {
-		/* the rest of a line longer than a chunk */
+	if (c->long_rest || c->tail_continues) {
+		/*
+		 * A line longer than a chunk: its head (a whole chunk), nothing
+		 * inside it, and its end (the rest up to its line break, or up to
+		 * the end of input) -- never its bytes for flex.
+		 */
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		char *next = nl ? (char *)nl + 1 : end;
+		if (!c->long_rest) {
+			if (!reserve((void **)&c->lines, &c->lines_cap, 1, sizeof(*c->lines)))
+				return false;
+			add_slow(c, p, (size_t)(end - p));
+			c->lines[0].kind = LINE_LONG_HEAD;
+			return true;
+		}
+		if (c->tail_continues)
+			return true;
 		if (!reserve((void **)&c->lines, &c->lines_cap, 1, sizeof(*c->lines)))
 			return false;
-		add_slow(c, p, (size_t)(next - p), !nl && c->tail_continues);
+		add_slow(c, p, (size_t)(next - p));
+		c->lines[0].kind = LINE_TOO_LONG;
 		p = next;
 	}
 	while (p < end) {
@@ -249,11 +271,11 @@ static bool parse(fast_lines_fn *fast_lines, struct chunk *c)
 		/* a line the fast path does not take */
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl) {
-			add_slow(c, p, (size_t)(nl + 1 - p), false);
+			add_slow(c, p, (size_t)(nl + 1 - p));
 			p = (char *)nl + 1;
 		} else {
-			/* the last line without a line break, or a piece of a long line */
-			add_slow(c, p, (size_t)(end - p), c->tail_continues);
+			/* the last line, without a line break */
+			add_slow(c, p, (size_t)(end - p));
 			p = end;
 		}
 	}

@@ -10,8 +10,11 @@
  * A chunk holds READER_CHUNK bytes of input at most, cut after a line
  * break (the rest of a line goes to the next chunk), and one record per
  * line: the AST node when the fast path took the line, else the line's
- * bytes for flex and bison ("slow").  A line longer than a chunk is
- * handed over in slow pieces, one per chunk.
+ * bytes for flex and bison ("slow").  A line longer than a chunk
+ * (READER_LINE_MAX bytes before its line break, or more) is never handed
+ * to flex: its first chunk gets a LINE_LONG_HEAD record, the chunks
+ * inside it none, and the chunk where it ends a LINE_TOO_LONG record
+ * with its length, so memory stays bounded whatever the line.
  */
 #ifndef NVTXT_READER_H
 #define NVTXT_READER_H
@@ -23,6 +26,13 @@
 
 /* Bytes of input in a chunk. */
 enum { READER_CHUNK = 128 * 1024 };
+
+/*
+ * The longest line, in bytes before its line break (a '\r' before the
+ * '\n' counts): a line of READER_CHUNK bytes with its '\n' fits in a
+ * chunk.  Documented in nvtxt(5) LEXICAL STRUCTURE, Lines.
+ */
+enum { READER_LINE_MAX = READER_CHUNK - 1 };
 
 /*
  * Bytes after a chunk's data: the sentinel '\n' (the fast path's loops
@@ -51,11 +61,14 @@ struct fast_value {
 	uint8_t quote;            /* '"', '\'', '$' or 0, as in struct nvtxt_value */
 };
 
-/* What a line record holds. */
+/* What a line record holds (the fast path's kinds first: kind <= LINE_ASSIGNMENT). */
 enum line_kind {
-	LINE_SLOW,                /* bytes for flex and bison */
 	LINE_CALL,                /* a call the fast path parsed */
-	LINE_ASSIGNMENT           /* an assignment the fast path parsed */
+	LINE_ASSIGNMENT,          /* an assignment the fast path parsed */
+	LINE_SLOW,                /* bytes for flex and bison */
+	LINE_LONG_HEAD,           /* the first READER_CHUNK bytes of a line over READER_LINE_MAX */
+	LINE_TOO_LONG             /* the end of that line: its rest up to its line break
+				     (the chunk's long_line_len says its length) */
 };
 
 /*
@@ -71,7 +84,6 @@ struct line_rec {
 	uint16_t name_len;
 	uint16_t end_col;         /* fast lines: the end of the last token, from the line's start */
 	uint8_t kind;             /* enum line_kind */
-	bool continues;           /* a slow piece of a longer line: the next chunk's first record goes on */
 };
 
 struct chunk {
@@ -85,6 +97,7 @@ struct chunk {
 	size_t nlines, lines_cap;
 	struct fast_value *values;
 	size_t nvalues, values_cap;
+	uint64_t long_line_len;   /* a LINE_TOO_LONG record: the line's bytes before its line break */
 	bool last;                /* the input ends with this chunk */
 	int io_errno;             /* reading failed after this chunk's bytes (then last is set) */
 	/* the reader's: its place in the input and its state */
@@ -135,8 +148,7 @@ void reader_free(struct reader *r);
  * per line to c->lines and the values to c->values, while it takes the
  * lines and there is room: it stops before a line when c->lines is full
  * (c->nlines == c->lines_cap) or c->values has room for fewer than
- * FRONTEND_MAX_VALUES more values.  A record gets every field;
- * `continues` is false.  Returns where it stopped: the end of the data,
+ * FRONTEND_MAX_VALUES more values.  A record gets every field.  Returns where it stopped: the end of the data,
  * a line where the room ran out, or the first line it does not take: any
  * other shape, anything the scanner or the parser would report, a line
  * longer than FRONTEND_LINE_KEEP, or a line not complete before the end.

@@ -5,6 +5,7 @@
  * the layout formatter.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -121,42 +122,21 @@ static bool next_chunk(struct nvtxt_frontend *fe)
 	return true;
 }
 
-/* Makes a slow record the bytes that frontend_read hands to flex. */
+/* Makes a slow record (a whole line: see reader.h) the bytes that frontend_read hands to flex. */
 static void take_slow(struct nvtxt_frontend *fe, const struct line_rec *rec)
 {
 	fe->slow_ptr = fe->chunk->bytes + rec->start;
 	fe->slow_len = rec->len;
-	fe->slow_line_done = !rec->continues;
 }
 
 size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max)
 {
-	size_t n = 0, k;
+	size_t k = fe->slow_len < max ? fe->slow_len : max;
 
-	/*
-	 * Fill the offer (see YY_READ_BUF_SIZE): flex rescans a long token
-	 * from its start after each read, so short reads would cost it
-	 * quadratic time.
-	 */
-	while (n < max) {
-		if (fe->slow_len == 0) {
-			if (fe->slow_line_done)
-				break;
-			/* a line longer than a chunk goes on in the next one, its first record */
-			if (!next_chunk(fe) || fe->chunk->nlines == 0) {
-				fe->slow_line_done = true;
-				break;
-			}
-			take_slow(fe, &fe->chunk->lines[fe->next_rec++]);
-			continue;
-		}
-		k = fe->slow_len < max - n ? fe->slow_len : max - n;
-		memcpy(buf + n, fe->slow_ptr, k);
-		fe->slow_ptr += k;
-		fe->slow_len -= k;
-		n += k;
-	}
-	return n;
+	memcpy(buf, fe->slow_ptr, k);
+	fe->slow_ptr += k;
+	fe->slow_len -= k;
+	return k;
 }
 
 void frontend_scanner_fatal(const char *msg)
@@ -432,6 +412,38 @@ static inline void take_fast(struct nvtxt_frontend *fe, const struct line_rec *r
 }
 
 /*
+ * A line over READER_LINE_MAX bytes (reader.h): its head is kept for the
+ * excerpt; at its end, one error, and the line is skipped as a whole
+ * (none of its bytes reach flex, so memory stays bounded).
+ */
+static void take_long(struct nvtxt_frontend *fe, const struct line_rec *rec)
+{
+	const char *bytes = fe->chunk->bytes + rec->start;
+	const uint32_t lineno = fe->line;
+	struct nvtxt_loc at = { lineno, 1, 0, fe->line_offset };
+	uint64_t len;
+
+	if (rec->kind == LINE_LONG_HEAD) {
+		if (fe->keep_line_text) {
+			buf_reset(&fe->line_text);
+			buf_add(&fe->line_text, bytes, rec->len < FRONTEND_LINE_KEEP ? rec->len : FRONTEND_LINE_KEEP);
+		}
+		return;
+	}
+	len = fe->chunk->long_line_len;
+	fe->offset += len + (rec->len && bytes[rec->len - 1] == '\n');
+	fe->line++;
+	fe->col = 1;
+	fe->line_offset = fe->offset;
+	fe->line_done = true;
+	fe->lines++;
+	if (!fe->stop)
+		diag_error(fe->diags, NVTXT_CHECK_LINE_TOO_LONG, &at,
+			   "line too long: a line may have at most %d bytes before its line break, and this one has %" PRIu64 "; it is skipped",
+			   READER_LINE_MAX, len);
+}
+
+/*
  * Works through the input's chunks: a line the fast path parsed is handed
  * on at once; any other line goes through flex and bison.
  */
@@ -454,19 +466,22 @@ static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 			const struct chunk *c = fe->chunk;
 			const struct line_rec *lines = c->lines, *end = lines + c->nlines;
 
-			for (rec = lines + fe->next_rec; rec < end && rec->kind != LINE_SLOW && !fe->stop; rec++)
+			for (rec = lines + fe->next_rec; rec < end && rec->kind <= LINE_ASSIGNMENT && !fe->stop; rec++)
 				take_fast(fe, rec, c->bytes, c->values);
 			fe->next_rec = (size_t)(rec - lines);
 			if (rec == end || fe->stop)
 				continue;
 		}
 		fe->next_rec++;
+		if (rec->kind != LINE_SLOW) {
+			take_long(fe, rec);
+			continue;
+		}
 		take_slow(fe, rec);
 		if (!push_tokens(fe, scanner, ps, false))
 			return;
 	}
 	fe->slow_len = 0;
-	fe->slow_line_done = true;
 	push_tokens(fe, scanner, ps, true);
 }
 
