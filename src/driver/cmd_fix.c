@@ -20,6 +20,7 @@
 
 #include "driver.h"
 #include "journal.h"
+#include "progress.h"
 #include "output.h"
 #include "payload.h"
 #include "util.h"
@@ -157,9 +158,11 @@ static void report_fix(struct run *run, const char *display, const struct fixit 
 		struct buf was = { 0 }, now = { 0 };
 		buf_add_shown(&was, text->ptr + x->offset, x->len, 80);
 		buf_add_shown(&now, x->text, strlen(x->text), 80);
+		progress_hold();
 		fprintf(run->printer.out, "%s:%u:%u: fixed: replaced '%s' with '%s' [%s]\n", display,
 			(unsigned)x->d.loc.line, (unsigned)x->d.loc.col, was.ptr ? was.ptr : "",
 			now.ptr ? now.ptr : "", nvtxt_check_get(x->d.check)->name);
+		progress_release();
 		buf_free(&was);
 		buf_free(&now);
 	}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "progress.h"
 #include "fmt.h"
 #include "journal.h"
 #include "output.h"
@@ -216,10 +217,15 @@ static int fmt_input(struct run *run, const char *path)
 	}
 	display = input_display(opt, path);
 	report_size(&run->sink, display, fd);
-	if (!opt->check && !opt->list && !opt->diff && !opt->in_place)
-		return fmt_to_stdout(run, path, fd, display);
+	progress_begin(fd, display);
+	if (!opt->check && !opt->list && !opt->diff && !opt->in_place) {
+		status = fmt_to_stdout(run, path, fd, display);
+		progress_end(fd);
+		return status;
+	}
 	tmp = temp_stream(&tmpdir);
 	if (!tmp) {
+		progress_end(fd);
 		io_error(&run->sink, NULL, "cannot create a temporary file in '%s' for the formatted text of '%s': %s",
 			 tmpdir, display, strerror(errno));
 		close(fd);
@@ -251,6 +257,7 @@ static int fmt_input(struct run *run, const char *path)
 	else if (status == 0)
 		status = 1;
 done:
+	progress_end(fd);
 	fclose(tmp);
 	close(fd);
 	return status;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "progress.h"
 #include "payload.h"
 #ifdef NVTXTC_HAVE_NVTX
 #include <dlfcn.h>
@@ -49,10 +50,12 @@ static int load_operand(struct run *run, const char *path, struct payload_file *
 
 	if (fd < 0)
 		return 2;
+	progress_begin(fd, is_stdin ? "<stdin>" : path);
 	status = payload_load(fd, NULL, 0, is_stdin ? "<stdin>" : path, pf, &run->sink);
 	if (status == 1 && !is_stdin)
 		hint_text(run, fd, path);
 	if (status != 0) {
+		progress_end(fd);
 		payload_free(pf);
 		if (!is_stdin)
 			close(fd);
@@ -79,6 +82,7 @@ int run_dump(struct run *run, char **files, int nfiles)
 	} else if (rc != 0) {
 		status = payload_report(&pf, rc, err, &run->sink);
 	}
+	progress_end(pf.fd);
 	payload_free(&pf);
 	if (!pf_is_stdin(&pf))
 		close(pf.fd);
@@ -140,6 +144,7 @@ int run_replay(struct run *run, char **files, int nfiles)
 		io_error(&run->sink, NULL, "replay: %s", err);
 		status = 2;
 	}
+	progress_end(pf.fd);
 	payload_free(&pf);
 	if (!pf_is_stdin(&pf))
 		close(pf.fd);

@@ -54,6 +54,7 @@ struct options {
 	bool format_to_stderr;      /* GCC's -fdiagnostics-format: the document goes to standard error */
 	const char *diag_output;    /* --diagnostics-output=FILE */
 	bool fix;                   /* lint --fix */
+	int progress;               /* --progress 1, --no-progress 0, -1: when stderr is a terminal */
 };
 
 struct totals {
@@ -124,6 +125,7 @@ enum {
 	OPTC_FIX = 1 << 7,     /* --fix */
 	OPTC_WARN = 1 << 8,    /* -W..., -w: the commands that report warnings (not fmt) */
 	OPTC_STATS = 1 << 9,   /* stats: --report, --timeunit, --format, -o */
+	OPTC_PROGRESS = 1 << 10, /* --progress, --no-progress: the commands that read files */
 };
 struct subcommand {
 	const char *name;

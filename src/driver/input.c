@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "progress.h"
 #include "emit_nvtxt.h"
 #include "fmt.h"
 #include "payload.h"
@@ -504,6 +505,7 @@ static int check_input(const struct options *opt, const struct nvtxt_diag_sink *
 	}
 	pos = lseek(fd, 0, SEEK_CUR);
 	report_size(sink, display, fd);
+	progress_begin(fd, display);
 	if (pos >= 0) {
 		/* a file (standard input too): its first bytes are looked at without reading them */
 		if (pread(fd, magic, sizeof magic, pos) == (ssize_t)sizeof magic &&
@@ -553,6 +555,7 @@ static int check_input(const struct options *opt, const struct nvtxt_diag_sink *
 			}
 		}
 	}
+	progress_end(fd);
 	if (!is_stdin)
 		close(fd);
 	return status;

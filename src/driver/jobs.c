@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "progress.h"
 #include "util.h"
 
 /* One file: what it prints is kept until its turn. */
@@ -144,8 +145,11 @@ int run_jobs(struct run *run, char **files, int n, long threads, int fds_per_job
 		pthread_mutex_unlock(&pool.lock);
 		if (job->out_len)
 			fwrite(job->out, 1, job->out_len, run->out);
-		if (job->err_len)
+		if (job->err_len) {
+			progress_hold();
 			fwrite(job->err, 1, job->err_len, run->printer.out);
+			progress_release();
+		}
 		if (run->report)
 			nvtxt_report_move(run->report, &job->report);
 		free(job->out);

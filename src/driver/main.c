@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "progress.h"
 #include "emit_chrome.h"
 #include "emit_nvtxt.h"
 #include "lsp.h"
@@ -140,24 +141,24 @@ static int run_help(struct run *run, char **operands, int n);
 
 const struct subcommand subcommands[] = {
 	{ "lint", "[lint] [--fix] [OPTION]... FILE...", "check the files and print diagnostics (the default)",
-	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_EMIT | OPTC_TIME | OPTC_FIX, true, validate_lint,
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_EMIT | OPTC_TIME | OPTC_FIX | OPTC_PROGRESS, true, validate_lint,
 	  run_lint },
 	{ "fmt", "fmt [--check|-l] [-d] [-i|-w|--recover] [OPTION]... FILE...", "print the files with normalised layout",
-	  OPTC_GENERAL | OPTC_DIAG | OPTC_FMT, true, validate_fmt, run_fmt },
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_FMT | OPTC_PROGRESS, true, validate_fmt, run_fmt },
 	{ "info", "info [--format=FORMAT] [OPTION]... FILE...",
 	  "print facts about the files: events per command, threads,\n"
 	  "time spans, categories, the longest ranges",
-	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_TIME | OPTC_INFO, true, validate_info, run_info },
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_TIME | OPTC_INFO | OPTC_PROGRESS, true, validate_info, run_info },
 	{ "stats", "stats [--report=NAME] [--format=FMT] [--timeunit=UNIT] [-o FILE] [OPTION]... FILE...",
 	  "print the NVTX range statistics of nsys stats\n"
 	  "(nvtx_sum and others) of the files together",
-	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_TIME | OPTC_STATS, true, validate_info, run_stats },
-	{ "dump", "dump FILE", "print a payload file for a person", OPTC_GENERAL, false, validate_one_file,
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_TIME | OPTC_STATS | OPTC_PROGRESS, true, validate_info, run_stats },
+	{ "dump", "dump FILE", "print a payload file for a person", OPTC_GENERAL | OPTC_PROGRESS, false, validate_one_file,
 	  run_dump },
 	{ "replay", "replay FILE",
 	  "submit a payload file to NVTX (to the tool in\n"
 	  "NVTX_INJECTION64_PATH)",
-	  OPTC_GENERAL, false, validate_one_file, run_replay },
+	  OPTC_GENERAL | OPTC_PROGRESS, false, validate_one_file, run_replay },
 	{ "lsp", "lsp [--stdio] [OPTION]...",
 	  "run a Language Server Protocol server on standard\n"
 	  "input and output, for editors (nvtxtc(1), EDITORS)",
@@ -357,6 +358,7 @@ static int run_command(struct run *run, char **ops, int nops)
 		opt->color = isatty(2) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
 	}
 	run->printer.color = opt->color != 0;
+	progress_setup(run);
 	if (opt->jobs == 0)
 		opt->jobs = usable_processors();
 	return opt->cmd->run(run, ops, nops);
@@ -365,7 +367,7 @@ static int run_command(struct run *run, char **ops, int nops)
 static int nvtxtc_main(int argc, char **argv)
 {
 	static char *stdin_operand[] = { "-", NULL };
-	struct options opt = { .color = -1, .cmd = &subcommands[0] };
+	struct options opt = { .color = -1, .progress = -1, .cmd = &subcommands[0] };
 	struct run run = { .opt = &opt };
 	const char *problem = NULL;
 	int first = 1, status, nargs, nops;

@@ -42,6 +42,8 @@ enum {
 	OPT_RECOVER,
 	OPT_REPORT,
 	OPT_TIMEUNIT,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
 };
 
 struct option_spec {
@@ -92,6 +94,13 @@ static const struct option_spec option_specs[] = {
 	  "descriptors are short; a thread to spare reads and\n"
 	  "parses ahead, sharing the work (the checking thread\n"
 	  "parses itself instead of waiting for it)", NULL },
+	{ OPT_PROGRESS, "progress", no_argument, OPTC_PROGRESS, "--progress",
+	  "show a progress line on stderr (bytes and percent of\n"
+	  "the file, rate, time left) after a second on a file,\n"
+	  "even when stderr is not a terminal (the default shows\n"
+	  "it on a terminal only; never with json or sarif)", NULL },
+	{ OPT_NO_PROGRESS, "no-progress", no_argument, OPTC_PROGRESS, "--no-progress",
+	  "never show the progress line", NULL },
 	{ OPT_STDIN_NAME, "stdin-name", required_argument, OPTC_DIAG, "--stdin-name=NAME",
 	  "the name of standard input in diagnostics", NULL },
 	{ 'W', NULL, required_argument, OPTC_WARN, NULL, NULL, NULL },
@@ -695,6 +704,10 @@ static int set_flag(struct options *o, const struct option_spec *s, const struct
 		break;
 	case OPT_RECOVER:
 		o->recover = true;
+		break;
+	case OPT_PROGRESS:
+	case OPT_NO_PROGRESS:
+		o->progress = s->id == OPT_PROGRESS;
 		break;
 	}
 	return -1; /* OPT_STDIO: accepted, nothing to set */

@@ -23,6 +23,8 @@
  *                     process dies as a crash or `kill -9` would leave it,
  *                     at a point chosen by number: the kill loop of
  *                     tests/journal.t
+ *   slow-read=MS      every read() of a regular file (fd > 2) first sleeps MS
+ *                     milliseconds: a slow disk, for the progress line
  * NVTXT_FAULT_LOG=FILE appends one line per wrapped call: "fsync file",
  * "fsync dir", "linkat", "rename", "renameat", "fallocate", "pwrite
  * journal" (to a file whose name ends in -journal), "pwrite", "ftruncate",
@@ -193,6 +195,9 @@ ssize_t read(int fd, void *buf, size_t count)
 
 	if (!real)
 		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	if (f && (s = strstr(f, "slow-read=")) != NULL && fd > 2 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		usleep((useconds_t)atol(s + 10) * 1000);
+	s = f ? strstr(f, "shrink=") : NULL;
 	n = real(fd, buf, count);
 	if (s && !done && fd > 2 && n > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    st.st_size > atol(s + 7)) {
