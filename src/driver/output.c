@@ -66,6 +66,85 @@ static void hold_signals(bool hold, sigset_t *saved)
 	}
 }
 
+/*
+ * The stream of a temporary that replaces the target: writes go straight
+ * to its descriptor from a 256 KiB buffer, and every WRITEBACK_EVERY bytes
+ * the kernel is asked to start writing them to the disk
+ * (sync_file_range(SYNC_FILE_RANGE_WRITE), which does not wait), so that
+ * the fsync of the commit waits for the last few MiB only, not for the
+ * whole file (on the bench's 100 MB payload, 60-100 ms before).
+ */
+enum { WRITEBACK_EVERY = 8 << 20, STREAM_BUFFER = 256 << 10 };
+
+struct tmp_stream {
+	int fd;
+	off_t pos, high, kicked; /* the offset, the end of what was written, the end of what was handed to writeback */
+};
+
+static ssize_t tmp_write(void *cookie, const char *p, size_t n)
+{
+	struct tmp_stream *t = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(t->fd, p + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return done ? (ssize_t)done : -1;
+		done += (size_t)w;
+	}
+	t->pos += (off_t)n;
+	if (t->pos > t->high)
+		t->high = t->pos;
+	if (t->high - t->kicked >= WRITEBACK_EVERY) {
+#ifdef SYNC_FILE_RANGE_WRITE
+		sync_file_range(t->fd, t->kicked, t->high - t->kicked, SYNC_FILE_RANGE_WRITE);
+#endif
+		t->kicked = t->high;
+	}
+	return (ssize_t)n;
+}
+
+static int tmp_seek(void *cookie, off64_t *off, int whence)
+{
+	struct tmp_stream *t = cookie;
+	off_t r = lseek(t->fd, (off_t)*off, whence);
+
+	if (r < 0)
+		return -1;
+	*off = t->pos = r;
+	return 0;
+}
+
+static int tmp_close(void *cookie)
+{
+	struct tmp_stream *t = cookie;
+	int rc = close(t->fd);
+
+	free(t);
+	return rc;
+}
+
+/* A stream writing to fd (see struct tmp_stream); NULL with errno set. On success fd belongs to it. */
+static FILE *tmp_stream_open(int fd)
+{
+	static const cookie_io_functions_t io = { .write = tmp_write, .seek = tmp_seek, .close = tmp_close };
+	struct tmp_stream *t = try_calloc(1, sizeof(*t));
+	FILE *f;
+
+	if (!t)
+		return NULL;
+	t->fd = fd;
+	f = fopencookie(t, "w", io);
+	if (!f) {
+		free(t);
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOFBF, STREAM_BUFFER);
+	return f;
+}
+
 /* "host" for temporary names: the host name without '-', '.' or '/', at most 32 bytes. */
 static void host_tag(char *buf, size_t size)
 {
@@ -274,8 +353,9 @@ int output_open(struct nvtxt_output *o, const char *path)
 	default:
 		goto fail;
 	}
-	if (!(o->file = fdopen(fd, "w")))
+	if (!(o->file = tmp_stream_open(fd)))
 		goto fail;
+	o->fd = fd;
 	o->kind = OUTPUT_REPLACE;
 	goto opened;
 through:
@@ -412,7 +492,7 @@ int output_commit(struct nvtxt_output *o)
 
 	if (fflush(o->file) != 0 || ferror(o->file))
 		e = errno ? errno : EIO;
-	if (!e && o->kind == OUTPUT_REPLACE && fsync(fileno(o->file)) != 0)
+	if (!e && o->kind == OUTPUT_REPLACE && fsync(o->fd) != 0)
 		e = errno;
 	if (!e && o->kind == OUTPUT_THROUGH)
 		e = write_through(o);
@@ -424,7 +504,7 @@ int output_commit(struct nvtxt_output *o)
 
 		host_tag(host, sizeof host);
 		buf_printf(&name, ".%s.nvtxtc-%s-%ld.%u", base_of(o), host, (long)getpid(), serial++);
-		snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(o->file));
+		snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->fd);
 		hold_signals(true, &saved);
 		if (linkat(AT_FDCWD, proc, o->dirfd, name.ptr, AT_SYMLINK_FOLLOW) != 0) {
 			e = errno;

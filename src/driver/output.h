@@ -3,7 +3,8 @@
  *
  * A regular file is written to a temporary in the same directory: an
  * unnamed one (O_TMPFILE) where the file system allows, else one named
- * .NAME.nvtxtc-HOST-PID.XXXXXX.  At commit the temporary is flushed and
+ * .NAME.nvtxtc-HOST-PID.XXXXXX.  While it is written, the kernel is asked
+ * every 8 MiB to start writing it back.  At commit the temporary is flushed and
  * fsync'ed, renamed over the target, and the directory is fsync'ed; an
  * error or an interruption before that leaves the previous file untouched.
  * The new file keeps the previous one's mode, owner, group and extended
@@ -47,6 +48,7 @@ struct nvtxt_output {
 	char *path;            /* the target (a symbolic link resolved) */
 	char *tmp;             /* the named temporary, or NULL */
 	FILE *file;            /* where to write */
+	int fd;                /* OUTPUT_REPLACE: the temporary's descriptor (file's; closed with it) */
 	int dirfd;             /* the target's directory (-1 for OUTPUT_DIRECT) */
 	int target_fd;         /* OUTPUT_THROUGH: the target, open for reading and writing; else -1 */
 	enum output_kind kind;
