@@ -243,6 +243,29 @@ END {
 	print "targets of issue 22 (the chrome row, at 100 MB):"
 	printf "  %s emit=chrome <= 4.0x lint:%s\n", at100b ? verdict(ok22) : "not measured (no 100 MB size):", l22
 	printf "  %s emit=chrome output <= 3.0x the input bytes\n", at100b ? verdict(ok22b) : "not measured (no 100 MB size):"
+	# issue 22, the other rows: each command over lint of the text, from 100 MB on;
+	# peak RSS of every nvtxtc command <= 16 MiB at every size
+	n22 = split("emit=payload 1.5 fmt 1.5 emit=nvtxt 1.3 info 1.2 pl-lint 1.5 pl-nvtxt 1.5 pl-dump 2.0", r22, " ")
+	for (k = 1; k < n22; k += 2) { line22[k] = ""; okr[k] = 1 }
+	lr = ""; okrss = 1; at100c = 0
+	for (i = 1; i <= nsz; i++) {
+		s = sz[i]; if (s in skipped) continue
+		for (j = 3; j <= ncmd; j++) {
+			c = cmd[j]; if (c ~ /^(wc|awk)$/) continue
+			if (rss[s, c] > 16) { okrss = 0; lr = lr sprintf(" %s %s %.1f MiB;", human(bytes[s]), c, rss[s, c]) }
+		}
+		if (bytes[s] < 1e8) continue
+		at100c = 1
+		for (k = 1; k < n22; k += 2) {
+			r = t[s, r22[k]] / t[s, "lint"]
+			line22[k] = line22[k] sprintf(" %s %.2fx;", human(bytes[s]), r)
+			if (r > r22[k + 1] + 0) okr[k] = 0
+		}
+	}
+	print "targets of issue 22 (the other rows: x lint of the text, from 100 MB on):"
+	for (k = 1; k < n22; k += 2)
+		printf "  %s %s <= %sx lint:%s\n", at100c ? verdict(okr[k]) : "not measured (no 100 MB size):", r22[k], r22[k + 1], line22[k]
+	printf "  %s peak RSS of every command <= 16 MiB at every size%s\n", verdict(okrss), okrss ? "" : ":" lr
 	print ""
 	# issue 24: stats <= 2x lint at 100 MB
 	ls = ""; oks = 1; s100 = 0
@@ -272,6 +295,19 @@ END {
 		print "  (growth not measured: fewer than two sizes)"
 	}
 }' "$RES"
+# issue 22: lint -j 1 instructions per line (callgrind, 10 MB trace), target <= 600
+if command -v valgrind >/dev/null 2>&1; then
+	f=$BENCH_DIR/trace-cg.nvtxt
+	"$GEN" 10000000 > "$f" || die "generator failed"
+	ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$NVTXTC" lint -j 1 "$f" 2>&1 |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	lines=$(wc -l < "$f")
+	rm -f "$f"
+	echo "$ir $lines" | awk '{ printf "  %s lint -j 1 <= 600 instructions per line (callgrind, 10 MB): %.1f M, %d per line\n",
+		($1 / $2 <= 600) ? "met    " : "NOT MET", $1 / 1e6, $1 / $2 }'
+else
+	echo "  (lint -j 1 instructions per line not measured: valgrind is not installed; sh .ci/deps valgrind)"
+fi
 # lint -j: four 20 MB files one at a time, then $(nproc) at a time
 f=$BENCH_DIR/trace-j.nvtxt
 "$GEN" 20000000 > "$f" || die "generator failed"
