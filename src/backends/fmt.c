@@ -70,6 +70,56 @@ static void put_value(struct nvtxt_fmt *f, const struct nvtxt_value *v)
 	}
 }
 
+/* A blank line before the next one, if blank lines came since the last one printed. */
+static void start_line(struct nvtxt_fmt *f)
+{
+	if (f->printed && f->pending_blank)
+		put_char(f, '\n');
+	f->pending_blank = 0;
+	f->printed = true;
+}
+
+void nvtxt_fmt_tokens(struct nvtxt_fmt *f, bool assignment, struct nvtxt_str name,
+		      const struct nvtxt_str *tokens, size_t n)
+{
+	size_t need = name.len + 4;
+	char *p;
+
+	if (f->overflow || (!f->out && !f->hold))
+		return;
+	start_line(f);
+	for (size_t i = 0; i < n; i++)
+		need += tokens[i].len + 2;
+	if (need > sizeof(f->buf) - f->n) {
+		/* no room in the buffer: piece by piece */
+		put(f, name.ptr, name.len);
+		for (size_t i = 0; i < n; i++) {
+			if (assignment)
+				put(f, " = ", 3);
+			else if (tokens[i].ptr)
+				put(f, ", ", 2);
+			put(f, tokens[i].ptr ? tokens[i].ptr : ",", tokens[i].ptr ? tokens[i].len : 1);
+		}
+		put_char(f, '\n');
+		return;
+	}
+	p = f->buf + f->n;
+	memcpy(p, name.ptr, name.len);
+	p += name.len;
+	for (size_t i = 0; i < n; i++) {
+		if (!tokens[i].ptr) {
+			*p++ = ',';
+			continue;
+		}
+		memcpy(p, assignment ? " = " : ", ", assignment ? 3 : 2);
+		p += assignment ? 3 : 2;
+		memcpy(p, tokens[i].ptr, tokens[i].len);
+		p += tokens[i].len;
+	}
+	*p++ = '\n';
+	f->n = (size_t)(p - f->buf);
+}
+
 void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in)
 {
 	struct nvtxt_fmt *f = user;
@@ -81,10 +131,7 @@ void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in)
 		f->pending_blank++;
 		return;
 	}
-	if (f->printed && f->pending_blank)
-		put_char(f, '\n');
-	f->pending_blank = 0;
-	f->printed = true;
+	start_line(f);
 	switch (in->kind) {
 	case NVTXT_I_COMMENT:
 		len = in->name.len;

@@ -37,6 +37,16 @@ struct nvtxt_fmt {
 void nvtxt_fmt_instruction(void *user, const struct nvtxt_instr *in);
 
 /*
+ * The same for a call (assignment false) or an assignment (true, one
+ * token) given as its name and its values' tokens as written, quotes and
+ * '$' included ({NULL, 0}: an absent value): what nvtxt_fmt_instruction
+ * writes for its node, without the node (compile.c, for the lines the
+ * fast path parsed).
+ */
+void nvtxt_fmt_tokens(struct nvtxt_fmt *f, bool assignment, struct nvtxt_str name,
+		      const struct nvtxt_str *tokens, size_t n);
+
+/*
  * Writes what the formatter holds in its buffer to f->out (nothing when
  * out is NULL or hold is set); call it after nvtxt_compile.  Returns -1
  * when f->out has an error, else 0.

@@ -62,6 +62,7 @@ struct nvtxt_frontend {
 	struct nvtxt_value *values;
 	size_t nvalues, values_cap;
 	struct nvtxt_value *fast_values; /* the values of a fast line, made whole (FRONTEND_MAX_VALUES) */
+	struct nvtxt_str *fast_tokens;   /* syntax mode for the formatter: a fast line's tokens (FRONTEND_MAX_VALUES) */
 	struct nvtxt_str *args;
 	struct nvtxt_loc *arg_locs;
 	size_t nargs, args_cap;

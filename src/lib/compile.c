@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "fmt.h"
 #include "frontend.h"
 #include "reader.h"
 #include "sema.h"
@@ -407,6 +408,16 @@ static inline void take_fast(struct nvtxt_frontend *fe, const struct line_rec *r
 		sema_instruction(c->sema, &fe->instr);
 		return;
 	}
+	if (fe->consume == nvtxt_fmt_instruction) {
+		/* the formatter writes a call's or an assignment's tokens as they are: no node needed */
+		struct nvtxt_str *tokens = fe->fast_tokens;
+		for (size_t i = 0; i < rec->nvalues; i++)
+			tokens[i] = fv[i].kind == NVTXT_V_ABSENT ? (struct nvtxt_str){ NULL, 0 }
+							    : (struct nvtxt_str){ line + fv[i].col, fv[i].len };
+		nvtxt_fmt_tokens(fe->consume_user, rec->kind == LINE_ASSIGNMENT,
+				 (struct nvtxt_str){ line + rec->name_col, rec->name_len }, tokens, rec->nvalues);
+		return;
+	}
 	make_instr(fe, rec, line, fv, lineno, line_offset);
 	fe->consume(fe->consume_user, &fe->instr);
 }
@@ -529,6 +540,8 @@ static void run(struct compile_run *c)
 	if (!fe->reader)
 		nvtxt_fail(ENOMEM);
 	fe->fast_values = xmalloc(FRONTEND_MAX_VALUES * sizeof(*fe->fast_values));
+	if (fe->consume == nvtxt_fmt_instruction)
+		fe->fast_tokens = xmalloc(FRONTEND_MAX_VALUES * sizeof(*fe->fast_tokens));
 	c->ps = nvtxt_yypstate_new();
 	if (!c->ps)
 		nvtxt_fail(ENOMEM);
@@ -596,6 +609,7 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	tmp_free(c.diags.supp);
 	arena_free(&fe->arena);
 	free(fe->fast_values);
+	free(fe->fast_tokens);
 	free(fe->values);
 	free(fe->args);
 	free(fe->arg_locs);
