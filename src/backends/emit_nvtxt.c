@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "emit_nvtxt.h"
 
 /* Keeps a rarely taken path out of line, so that the per-event code stays small. */
@@ -68,11 +69,6 @@ struct printer {
 #define LINE_BOUND(nargs) (24 + (size_t)(nargs) * ARG_BOUND + 1)
 
 /* "00", "01", ..., "99": two digits per table lookup. */
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
 /* The quote of a string in normal form: '"' unless the string contains one. */
 static char quote_of(struct nvtxt_str s)
 {
@@ -144,97 +140,6 @@ static void printer_init(struct printer *pr)
 	memcpy(pr->process_id.text, "0", pr->process_id.len = 1);
 	memcpy(pr->thread_id.text, "0", pr->thread_id.len = 1);
 	memcpy(pr->color.text, "0x00000000", pr->color.len = 10);
-}
-
-/*
- * Stores x at p, least significant byte first, whatever the host's byte
- * order (GCC and Clang make the eight stores one at -O2).
- */
-static inline void store_le64(char *p, uint64_t x)
-{
-	unsigned char *u = (unsigned char *)p;
-
-	u[0] = (unsigned char)x;
-	u[1] = (unsigned char)(x >> 8);
-	u[2] = (unsigned char)(x >> 16);
-	u[3] = (unsigned char)(x >> 24);
-	u[4] = (unsigned char)(x >> 32);
-	u[5] = (unsigned char)(x >> 40);
-	u[6] = (unsigned char)(x >> 48);
-	u[7] = (unsigned char)(x >> 56);
-}
-
-/*
- * The 8 decimal digits of v < 10^8, with leading zeros, as the bytes of a
- * word in ASCII, the first digit in the least significant byte.  The
- * digits are split out in parallel ("SWAR"): v into two 4-digit halves in
- * 32-bit lanes, each half into two 2-digit quarters in 16-bit lanes, each
- * quarter into two digits in 8-bit lanes.  x / 100 is (x * 10486) >> 20
- * for x < 10^4, and x / 10 is (x * 103) >> 10 for x < 100; the products
- * stay inside their lanes.
- */
-static inline uint64_t ascii_8_digits(uint32_t v)
-{
-	uint64_t x = v / 10000 | (uint64_t)(v % 10000) << 32, q;
-
-	q = (x * 10486) >> 20 & 0x0000007F0000007Fu;
-	x = q | (x - q * 100) << 16;
-	q = (x * 103) >> 10 & 0x000F000F000F000Fu;
-	x = q | (x - q * 10) << 8;
-	return x | 0x3030303030303030u;
-}
-
-/*
- * Writes v < 10^8 in decimal at p (1 to 8 bytes) and returns the end; may
- * store up to 8 bytes at p (the bytes past the end are overwritten later).
- */
-static inline char *put_below_1e8(char *p, uint32_t v)
-{
-	unsigned n;
-
-	if (v < 10) {
-		*p = (char)('0' + v);
-		return p + 1;
-	}
-	if (v < 100) {
-		memcpy(p, digit_pairs + 2 * v, 2);
-		return p + 2;
-	}
-	n = v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : v < 1000000 ? 6 : v < 10000000 ? 7 : 8;
-	store_le64(p, ascii_8_digits(v) >> (8 * (8 - n)));
-	return p + n;
-}
-
-/*
- * Writes v in decimal at p (1 to 20 bytes, no NUL) and returns the end:
- * the leading digits, then blocks of 8.  Stores at most 20 bytes.
- */
-static char *put_u64(char *p, uint64_t v)
-{
-	uint64_t hi;
-
-	if (v < 100000000)
-		return put_below_1e8(p, (uint32_t)v);
-	hi = v / 100000000;
-	if (hi < 100000000) {
-		p = put_below_1e8(p, (uint32_t)hi);
-	} else {
-		p = put_below_1e8(p, (uint32_t)(hi / 100000000));
-		store_le64(p, ascii_8_digits((uint32_t)(hi % 100000000)));
-		p += 8;
-	}
-	store_le64(p, ascii_8_digits((uint32_t)(v - 100000000 * hi)));
-	return p + 8;
-}
-
-/* Writes v in decimal at p (1 to 20 bytes; stores at most 21) and returns the end. */
-static char *put_i64(char *p, int64_t v)
-{
-	if (v < 0) {
-		*p++ = '-';
-		return put_u64(p, 0 - (uint64_t)v);
-	}
-	return put_u64(p, (uint64_t)v);
 }
 
 /* Writes v like put_i64, copying the text from m when v is m's key. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "payload.h"
 #include "payload_layout.h"
 #include "util.h"
@@ -101,19 +102,6 @@ static void ob_add(struct obuf *o, const char *s, size_t n)
 	o->n += n;
 }
 
-/* Writes v in decimal at p; returns the end. */
-static char *put_u64(char *p, uint64_t v)
-{
-	char t[20];
-	size_t i = sizeof t;
-
-	do
-		t[--i] = (char)('0' + v % 10);
-	while (v /= 10);
-	memcpy(p, t + i, sizeof t - i);
-	return p + sizeof t - i;
-}
-
 /* Writes v as 0x and at least `digits` hex digits at p; returns the end. */
 static char *put_hex(char *p, uint64_t v, int digits, bool upper)
 {
@@ -171,11 +159,7 @@ static void dump_record(struct obuf *o, const struct pr_batch *b, const struct p
 		p += px->len[i];
 		switch (e->type) {
 		case PL_T_INT64:
-			if ((int64_t)v < 0) {
-				*p++ = '-';
-				v = -v;
-			}
-			p = put_u64(p, v);
+			p = put_i64(p, (int64_t)v);
 			break;
 		case PL_T_COLOR_ARGB:
 			p = put_hex(p, v, 8, true);
