@@ -102,22 +102,46 @@ static void ob_add(struct obuf *o, const char *s, size_t n)
 	o->n += n;
 }
 
-/* Writes v as 0x and at least `digits` hex digits at p; returns the end. */
+/*
+ * The 8 hex digits of v, with leading zeros, as the bytes of a word in
+ * ASCII, the first (most significant) digit in the least significant
+ * byte: the nibbles spread into bytes in three steps (16, 8, then 4 bits
+ * a lane), then '0' added to each, and 7 ('A' - '0' - 10) or 39 ('a' -
+ * '0' - 10) more to those of 10 or more (a nibble + 6 carries into bit 4).
+ */
+static inline uint64_t ascii_8_hex(uint32_t v, bool upper)
+{
+	uint64_t x = (uint64_t)(v >> 16) | (uint64_t)(v & 0xFFFF) << 32, letters;
+
+	x = (x & 0x0000FF000000FF00u) >> 8 | (x & 0x000000FF000000FFu) << 16;
+	x = (x & 0x00F000F000F000F0u) >> 4 | (x & 0x000F000F000F000Fu) << 8;
+	letters = ((x + 0x0606060606060606u) >> 4) & 0x0101010101010101u;
+	return x + 0x3030303030303030u + letters * (upper ? 7 : 39);
+}
+
+/* Writes v as 0x and at least `digits` (1 to 8) hex digits at p; returns the end. */
 static char *put_hex(char *p, uint64_t v, int digits, bool upper)
 {
-	const char *x = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	char t[16];
-	size_t i = sizeof t;
+	unsigned n;
 
-	do {
-		t[--i] = x[v & 15];
-		v >>= 4;
-		digits--;
-	} while (v || digits > 0);
 	*p++ = '0';
 	*p++ = 'x';
-	memcpy(p, t + i, sizeof t - i);
-	return p + sizeof t - i;
+	if (v >> 32) {
+		const char *x = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+		char t[16];
+		size_t i = sizeof t;
+
+		do
+			t[--i] = x[v & 15];
+		while (v >>= 4);
+		memcpy(p, t + i, sizeof t - i);
+		return p + sizeof t - i;
+	}
+	n = (35 - (unsigned)__builtin_clz((uint32_t)v | 1)) / 4; /* the significant digits, at least 1 */
+	if (n < (unsigned)digits)
+		n = (unsigned)digits;
+	store_le64(p, ascii_8_hex((uint32_t)v, upper) >> (8 * (8 - n)));
+	return p + n;
 }
 
 /* Room for a record's text but its strings: 11 entries of at most 18 + 25 bytes, and more. */
