@@ -22,19 +22,27 @@ const fs = require('fs');
 
 const [nvtxtc, bigFile, smallFile] = process.argv.slice(2);
 const proc = cp.spawn(nvtxtc, ['lsp'], { stdio: ['pipe', 'pipe', 'inherit'] });
-let chunks = [], have = 0;
+// the answers: a body is joined once it is all there (a token answer is 1.5 MB)
+let chunks = [], have = 0, need = -1, start = 0;
 const waiters = [];
 proc.stdout.on('data', d => {
-  chunks.push(d); have += d.length;
-  let buf = Buffer.concat(chunks); chunks = [buf];
+  chunks.push(d);
+  have += d.length;
   for (;;) {
-    const h = buf.indexOf('\r\n\r\n');
-    if (h < 0) break;
-    const len = +/Content-Length: (\d+)/.exec(buf.slice(0, h).toString())[1];
-    if (buf.length < h + 4 + len) break;
-    const msg = JSON.parse(buf.slice(h + 4, h + 4 + len).toString());
-    buf = buf.slice(h + 4 + len);
-    chunks = [buf];
+    if (need < 0) {
+      const buf = Buffer.concat(chunks);
+      chunks = [buf];
+      const h = buf.indexOf('\r\n\r\n');
+      if (h < 0) return;
+      start = h + 4;
+      need = start + +/Content-Length: (\d+)/.exec(buf.slice(0, h).toString())[1];
+    }
+    if (have < need) return;
+    const buf = Buffer.concat(chunks);
+    const msg = JSON.parse(buf.slice(start, need).toString());
+    chunks = [buf.slice(need)];
+    have = buf.length - need;
+    need = -1;
     for (let i = 0; i < waiters.length; i++) if (waiters[i].test(msg)) { waiters.splice(i, 1)[0].resolve(msg); break; }
   }
 });
