@@ -105,16 +105,21 @@ static void add_help(struct buf *b, const char *s, bool markdown)
 {
 	bool code = false;
 
-	for (; *s; s++) {
+	while (*s) {
+		size_t n = strcspn(s, markdown && !code ? "`\\*_[]<>" : "`");
+		buf_add(b, s, n);
+		s += n;
+		if (!*s)
+			break;
 		if (*s == '`') {
 			code = !code;
 			if (markdown)
 				buf_addc(b, '`');
 		} else {
-			if (markdown && !code && strchr("\\*_[]<>", *s))
-				buf_addc(b, '\\');
+			buf_addc(b, '\\'); /* a Markdown special character outside code: escaped */
 			buf_addc(b, *s);
 		}
+		s++;
 	}
 }
 
