@@ -134,6 +134,8 @@ size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max)
 {
 	size_t k = fe->slow_len < max ? fe->slow_len : max;
 
+	if (k == 0) /* nothing held: slow_ptr may be NULL, which memcpy may not take */
+		return 0;
 	memcpy(buf, fe->slow_ptr, k);
 	fe->slow_ptr += k;
 	fe->slow_len -= k;
