@@ -161,6 +161,12 @@ $(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) tests/fuzz/fuzz_c
 	@mkdir -p $(B)/tests/unit
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt-internal.a $(LDLIBS)
 
+# argtable: the argument table against lint and the language server's hover, in process
+LSP_OBJS = $(LSP_SRCS:src/%.c=$(B)/%.o)
+$(B)/tests/unit/argtable.t: tests/unit/argtable.c tests/unit/tap.h $(LSP_OBJS) $(B)/libnvtxt-internal.a
+	@mkdir -p $(B)/tests/unit
+	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LSP_OBJS) $(B)/libnvtxt-internal.a $(LDLIBS)
+
 # payload: begin (the NVTX injection library that `make check` replays into)
 $(RECORDER): tests/inject/recorder.c
 	@mkdir -p $(B)/tests/inject

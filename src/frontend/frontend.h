@@ -78,7 +78,14 @@ struct nvtxt_frontend {
 	struct nvtxt_source source;
 	unsigned long lines;
 
-	/* where finished lines go */
+	/*
+	 * where finished lines go: nowhere (FRONTEND_SYNTAX), to the caller's
+	 * callback (FRONTEND_NODES), to the library's formatter, which takes a
+	 * fast line's tokens without its node (FRONTEND_FMT), or to the passes
+	 * (FRONTEND_CHECK), whose fast lines take the passes' fast path
+	 * (compile.c, take_fast)
+	 */
+	enum frontend_mode { FRONTEND_SYNTAX, FRONTEND_NODES, FRONTEND_FMT, FRONTEND_CHECK } mode;
 	void (*consume)(void *user, const struct nvtxt_instr *in);
 	void *consume_user;
 };

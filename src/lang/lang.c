@@ -1,6 +1,6 @@
 /*
  * lang.c - the tables of the NVTXT language: commands, their default
- * definitions, arguments and time bases.
+ * definitions and time bases (the arguments: args.def).
  *
  * Source: "NVTXT File Extension", "Supported Commands" (each command's
  * argument list is its default definition) and "Supported Arguments";
@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "lang_args.h"
 #include "language.h"
 
 static const char *const command_names[NVTXT_CMD_COUNT] = {
@@ -21,21 +22,6 @@ static const char *const command_names[NVTXT_CMD_COUNT] = {
 	[NVTXT_CMD_NAME_OS_THREAD] = "NameOsThread",
 	[NVTXT_CMD_NAME_PROCESS] = "NameProcess",
 	[NVTXT_CMD_SET_FILE_DISPLAY_NAME] = "SetFileDisplayName",
-};
-
-static const char *const arg_names[NVTXT_ARG_COUNT] = {
-	[NVTXT_ARG_TIME] = "Time",
-	[NVTXT_ARG_START] = "Start",
-	[NVTXT_ARG_END] = "End",
-	[NVTXT_ARG_TIMEBASE] = "TimeBase",
-	[NVTXT_ARG_PROCESS_ID] = "ProcessId",
-	[NVTXT_ARG_THREAD_ID] = "ThreadId",
-	[NVTXT_ARG_CATEGORY_ID] = "CategoryId",
-	[NVTXT_ARG_COLOR] = "Color",
-	[NVTXT_ARG_MESSAGE] = "Message",
-	[NVTXT_ARG_PAYLOAD] = "Payload",
-	[NVTXT_ARG_NAME] = "Name",
-	[NVTXT_ARG_PARENT_CATEGORY_ID] = "ParentCategoryId",
 };
 
 static const char *const timebase_names[NVTXT_TB_COUNT] = {
@@ -88,7 +74,7 @@ const char *nvtxt_command_name(enum nvtxt_command cmd)
 
 const char *nvtxt_arg_name(enum nvtxt_arg arg)
 {
-	return (unsigned)arg < NVTXT_ARG_COUNT ? arg_names[arg] : NULL;
+	return (unsigned)arg < NVTXT_ARG_COUNT ? lang_args[arg].name : NULL;
 }
 
 const char *nvtxt_timebase_name(enum nvtxt_timebase tb)
@@ -125,14 +111,6 @@ bool nvtxt_command_arg_optional(enum nvtxt_command cmd, enum nvtxt_arg arg)
 	       (commands[cmd].optional & NVTXT_BIT(arg));
 }
 
-static int lookup(const char *const *names, int count, const char *name, size_t len)
-{
-	for (int i = 0; i < count; i++)
-		if (strlen(names[i]) == len && memcmp(names[i], name, len) == 0)
-			return i;
-	return -1;
-}
-
 /*
  * Commands and time bases are looked up once per line, so these two are a
  * switch on the length and one memcmp of a constant size, which the
@@ -167,7 +145,10 @@ int nvtxt_command_lookup(const char *name, size_t len)
 
 int nvtxt_arg_lookup(const char *name, size_t len)
 {
-	return lookup(arg_names, NVTXT_ARG_COUNT, name, len);
+	for (int i = 0; i < NVTXT_ARG_COUNT; i++)
+		if (strlen(lang_args[i].name) == len && memcmp(lang_args[i].name, name, len) == 0)
+			return i;
+	return -1;
 }
 
 int nvtxt_timebase_lookup(const char *name, size_t len)

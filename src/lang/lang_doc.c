@@ -1,34 +1,10 @@
 /*
- * lang_doc.c - what nvtxt(5) says each argument, command and time base
- * means, in one sentence or phrase each: the language server's hover and
- * completion documentation.  Sources: nvtxt(5), ARGUMENTS, COMMANDS and
- * TIME BASES.
+ * lang_doc.c - what nvtxt(5) says each command and time base means, in
+ * one sentence or phrase each, and each argument (its row of args.def):
+ * the language server's hover and completion documentation.  Sources:
+ * nvtxt(5), ARGUMENTS, COMMANDS and TIME BASES.
  */
 #include "lang_doc.h"
-
-static const struct lang_arg_doc arg_docs[NVTXT_ARG_COUNT] = {
-	[NVTXT_ARG_TIME] = { "Integer", "at least 0; negative only with the time base Relative",
-			     "the time of the event, in ticks of its TimeBase" },
-	[NVTXT_ARG_START] = { "Integer", "at least 0; negative only with the time base Relative",
-			      "the start time of the range; not greater than End" },
-	[NVTXT_ARG_END] = { "Integer", "at least 0; negative only with the time base Relative",
-			    "the end time of the range; not less than Start" },
-	[NVTXT_ARG_TIMEBASE] = { "String",
-				 "one of Qpc, Rdtsc, FileTime, Manual, Relative, ClockMonotonicRaw, CNTVCT",
-				 "the clock that Time, Start and End count" },
-	[NVTXT_ARG_PROCESS_ID] = { "Integer", "at least 0", "the operating system's ID of the process" },
-	[NVTXT_ARG_THREAD_ID] = { "Integer", "at least 0", "the operating system's ID of the thread" },
-	[NVTXT_ARG_CATEGORY_ID] = { "Integer", "0 to 4294967295", "the ID of a category" },
-	[NVTXT_ARG_COLOR] = { "Integer or String",
-			      "an ARGB Integer 0 to 4294967295, a color name, or a String 0xAARRGGBB",
-			      "the color of the event" },
-	[NVTXT_ARG_MESSAGE] = { "String", "any String (a bare number is an Integer: quote it)",
-				"the label of the event" },
-	[NVTXT_ARG_PAYLOAD] = { "Integer", "any signed 64-bit value", "the payload of the event" },
-	[NVTXT_ARG_NAME] = { "String", "any String (a bare number is an Integer: quote it)",
-			     "the name of the category, thread, process or file" },
-	[NVTXT_ARG_PARENT_CATEGORY_ID] = { "Integer", "0 to 4294967295", "the ID of the parent category" },
-};
 
 static const char *const command_meaning[NVTXT_CMD_COUNT] = {
 	[NVTXT_CMD_MARKER] = "An instantaneous event at Time on the thread ThreadId of the process ProcessId.",
@@ -54,7 +30,7 @@ static const char *const timebase_meaning[NVTXT_TB_COUNT] = {
 
 const struct lang_arg_doc *lang_arg_doc(enum nvtxt_arg arg)
 {
-	return (unsigned)arg < NVTXT_ARG_COUNT ? &arg_docs[arg] : NULL;
+	return (unsigned)arg < NVTXT_ARG_COUNT ? &lang_args[arg].doc : NULL;
 }
 
 const char *lang_command_meaning(enum nvtxt_command cmd)

@@ -6,13 +6,7 @@
 #ifndef NVTXT_LANG_DOC_H
 #define NVTXT_LANG_DOC_H
 
-#include "language.h"
-
-struct lang_arg_doc {
-	const char *type;     /* "Integer", "String", "Integer or String" */
-	const char *range;    /* the values it takes */
-	const char *meaning;  /* what it says about the event */
-};
+#include "lang_args.h"
 
 /* The documentation of `arg`, `cmd` or `tb`; NULL when out of range. */
 const struct lang_arg_doc *lang_arg_doc(enum nvtxt_arg arg);

@@ -397,9 +397,9 @@ static inline void take_fast(struct nvtxt_frontend *fe, const struct line_rec *r
 	fe->line_offset = fe->offset;
 	fe->line_done = true;
 	fe->lines++; /* the rest of reset_line: a fast line uses none of the parser's state */
-	if (fe->stop || fe->consume == consume_nothing)
+	if (fe->stop || fe->mode == FRONTEND_SYNTAX)
 		return;
-	if (fe->consume == consume_checked) {
+	if (fe->mode == FRONTEND_CHECK) {
 		/* consume_checked, with the values made only when needed */
 		struct checked *c = fe->consume_user;
 
@@ -410,7 +410,7 @@ static inline void take_fast(struct nvtxt_frontend *fe, const struct line_rec *r
 		sema_instruction(c->sema, &fe->instr);
 		return;
 	}
-	if (fe->consume == nvtxt_fmt_instruction) {
+	if (fe->mode == FRONTEND_FMT) {
 		/* the formatter writes a call's or an assignment's tokens as they are: no node needed */
 		struct nvtxt_str *tokens = fe->fast_tokens;
 		for (size_t i = 0; i < rec->nvalues; i++)
@@ -521,14 +521,18 @@ static void run(struct compile_run *c)
 	struct nvtxt_frontend *fe = &c->fe;
 
 	if (opt->syntax_check_only) {
+		fe->mode = FRONTEND_SYNTAX;
 		fe->consume = consume_nothing;
 	} else if (opt->instruction) {
+		/* the library's formatter takes a fast line's tokens as they are */
+		fe->mode = opt->instruction == nvtxt_fmt_instruction ? FRONTEND_FMT : FRONTEND_NODES;
 		fe->consume = opt->instruction;
 		fe->consume_user = opt->instruction_user;
 	} else {
 		c->sema = sema_new(&c->diags, opt->backend);
 		sema_set_fast_path(c->sema, !opt->no_fast_paths);
 		c->checked = (struct checked){ c->sema, &c->diags };
+		fe->mode = FRONTEND_CHECK;
 		fe->consume = consume_checked;
 		fe->consume_user = &c->checked;
 	}
@@ -542,7 +546,7 @@ static void run(struct compile_run *c)
 	if (!fe->reader)
 		nvtxt_fail(ENOMEM);
 	fe->fast_values = xmalloc(FRONTEND_MAX_VALUES * sizeof(*fe->fast_values));
-	if (fe->consume == nvtxt_fmt_instruction)
+	if (fe->mode == FRONTEND_FMT)
 		fe->fast_tokens = xmalloc(FRONTEND_MAX_VALUES * sizeof(*fe->fast_tokens));
 	c->ps = nvtxt_yypstate_new();
 	if (!c->ps)

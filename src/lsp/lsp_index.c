@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "ast.h"
+#include "lang_args.h"
 #include "lsp_index.h"
 #include "lsp_int.h"
-#include "sema_convert.h"
 #include "timeconv.h"
 
 struct build {
@@ -49,17 +49,19 @@ static struct lsp_item *add_item(struct build *b, const struct nvtxt_loc *loc, s
 static void add_value(struct build *b, const struct nvtxt_value *v, int arg, int cmd)
 {
 	struct lsp_item *it = add_item(b, &v->loc, v->loc.len, LSP_R_VALUE, cmd);
-	uint32_t argb;
-	enum nvtxt_timebase tb;
+	struct nvtxt_event ev;
+	enum conv r = CONV_SILENT;
 
 	it->kind = (uint8_t)v->kind;
 	it->arg = (int8_t)arg;
-	if (arg == NVTXT_ARG_COLOR && (v->kind == NVTXT_V_INTEGER || v->kind == NVTXT_V_STRING) &&
-	    conv_color(v, &argb) == CONV_OK) {
+	if ((arg == NVTXT_ARG_COLOR || arg == NVTXT_ARG_TIMEBASE) &&
+	    (v->kind == NVTXT_V_INTEGER || v->kind == NVTXT_V_STRING))
+		r = lang_arg_convert((enum nvtxt_arg)arg, v, false, &ev);
+	if (arg == NVTXT_ARG_COLOR && r == CONV_OK) {
 		it->flags |= LSP_F_COLOR;
-		it->aux = argb;
+		it->aux = ev.color;
 	}
-	if (arg == NVTXT_ARG_TIMEBASE && conv_timebase(v, &tb) == CONV_OK)
+	if (arg == NVTXT_ARG_TIMEBASE && r == CONV_OK)
 		it->flags |= LSP_F_TIMEBASE;
 }
 

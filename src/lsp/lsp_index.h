@@ -11,8 +11,8 @@
  * definition's list checked with nvtxt_command_has_arg, as the passes do),
  * and check mode (every pass; the events of backend.h), whose RangePop
  * events carry the push they close (the pairing pass).  Colors and time
- * bases are converted by the passes' conv_color and conv_timebase
- * (sema_convert.h); times by the time-conversion rules (timeconv.h).
+ * bases are converted by the passes' conversion (conv_arg, src/lang/
+ * lang_args.h); times by the time-conversion rules (timeconv.h).
  *
  * Built once per version of the document (lsp_index_get) and kept with
  * it until the text or the settings change, so that range requests cost
@@ -48,8 +48,8 @@ enum lsp_role {
 /* Flags of a token. */
 enum {
 	LSP_F_UNKNOWN = 1,      /* a name the language does not have (command, argument) */
-	LSP_F_COLOR = 2,        /* a Color value that conv_color converts: aux is its ARGB */
-	LSP_F_TIMEBASE = 4,     /* a TimeBase value that conv_timebase converts */
+	LSP_F_COLOR = 2,        /* a Color value that conv_arg converts: aux is its ARGB */
+	LSP_F_TIMEBASE = 4,     /* a TimeBase value that conv_arg converts */
 	LSP_F_BROKEN = 8,       /* a definition with an error: its calls are skipped */
 	LSP_F_STATIC = 16       /* LSP_R_VAR_DECL: a variable named after an argument */
 };

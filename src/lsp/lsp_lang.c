@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "ast.h"
+#include "checks.h"
+#include "lang_args.h"
 #include "lang_doc.h"
 #include "lsp_int.h"
 
@@ -402,41 +404,53 @@ static size_t line_no(const struct walk *w, size_t off)
 	return lsp_doc_line_of(w->d, off) + 1;
 }
 
-/* The color that value v (a literal, expanded) stands for. */
-static bool value_color(const struct owned_value *v, uint32_t *argb)
+/*
+ * Converts value v (a literal, expanded) of argument arg as the passes do
+ * (conv_arg, src/lang/lang_args.h) into *ev; `relative`: the call's
+ * TimeBase is Relative.
+ */
+static enum conv convert(enum nvtxt_arg arg, const struct owned_value *v, bool relative, struct nvtxt_event *ev)
 {
-	if (v->kind == NVTXT_V_INTEGER) {
-		if (v->integer < 0 || v->integer > 0xFFFFFFFFLL)
-			return false;
-		*argb = (uint32_t)v->integer;
-		return true;
-	}
-	if (v->kind != NVTXT_V_STRING)
-		return false;
-	if (v->text_len == 10 && v->text[0] == '0' && (v->text[1] == 'x' || v->text[1] == 'X')) {
-		char *end;
-		unsigned long long x = strtoull(v->text + 2, &end, 16);
-		if (end == v->text + 10) {
-			*argb = (uint32_t)x;
-			return true;
-		}
-	}
-	return nvtxt_color_lookup(v->text, v->text_len, argb);
+	const struct nvtxt_value value = {
+		.kind = v->kind,
+		.quote = v->quote,
+		.integer = v->integer,
+		.text = { v->text, v->text_len },
+	};
+
+	memset(ev, 0, sizeof(*ev));
+	if (v->kind != NVTXT_V_INTEGER && v->kind != NVTXT_V_STRING)
+		return CONV_SILENT;
+	return lang_arg_convert(arg, &value, relative, ev);
 }
 
-/* What a value means for argument arg: its color or its time base. */
-static void add_meaning(struct buf *b, enum nvtxt_arg arg, const struct owned_value *v)
+/*
+ * What a value means for argument arg, decided as lint decides: its
+ * color or its time base; or, when lint rejects it, what was expected and
+ * the check that reports it.
+ */
+static void add_meaning(struct buf *b, enum nvtxt_arg arg, const struct owned_value *v, bool relative)
 {
-	uint32_t argb;
-	int tb;
+	struct nvtxt_event ev;
+	enum conv r = convert(arg, v, relative, &ev);
+	enum nvtxt_check_id check = lang_conv_check(arg, r);
+	uint32_t argb = ev.color;
 
-	if (arg == NVTXT_ARG_COLOR && value_color(v, &argb))
+	if (r != CONV_OK && r != CONV_NO_ALPHA) {
+		if (check != NVTXT_CHECK_COUNT)
+			buf_printf(b, "\n\nNot valid: expected %s for %s [%s].",
+				   relative ? lang_args[arg].expected_relative : lang_args[arg].expected,
+				   nvtxt_arg_name(arg), nvtxt_check_get(check)->name);
+		return;
+	}
+	if (arg == NVTXT_ARG_COLOR)
 		buf_printf(b, "\n\nColor: ARGB `0x%08X` (alpha %u, red %u, green %u, blue %u)", argb, argb >> 24,
 			   (argb >> 16) & 255, (argb >> 8) & 255, argb & 255);
-	if (arg == NVTXT_ARG_TIMEBASE && v->kind == NVTXT_V_STRING &&
-	    (tb = nvtxt_timebase_lookup(v->text, v->text_len)) >= 0)
-		buf_printf(b, "\n\nTime base `%s`: %s.", nvtxt_timebase_name((enum nvtxt_timebase)tb),
-			   lang_timebase_meaning(tb));
+	if (r == CONV_NO_ALPHA)
+		buf_printf(b, "; fully transparent: 0xAARRGGBB with the alpha byte 0 [%s]", nvtxt_check_get(check)->name);
+	if (arg == NVTXT_ARG_TIMEBASE)
+		buf_printf(b, "\n\nTime base `%s`: %s.", nvtxt_timebase_name(ev.timebase),
+			   lang_timebase_meaning(ev.timebase));
 }
 
 static void add_arg_doc(struct buf *b, enum nvtxt_arg arg)
@@ -503,6 +517,39 @@ static void describe_command(struct walk *w, struct buf *b, enum nvtxt_command c
 
 /* --- hover --------------------------------------------------------------- */
 
+/* The value v, expanded: NULL when its variable is undefined or invalid. */
+static const struct owned_value *expanded(struct walk *w, const struct owned_value *v)
+{
+	struct variable *var;
+
+	if (v->kind != NVTXT_V_EXPANSION)
+		return v;
+	var = find_var(w, v->text, v->text_len);
+	return var && var->valid ? &var->value : NULL;
+}
+
+/*
+ * Whether the TimeBase of the call on the line, whose definition in force
+ * lists args[0..n), is Relative: its value, or else the variable
+ * TimeBase's (a static argument), as the passes convert it.
+ */
+static bool call_relative(struct walk *w, const enum nvtxt_arg *args, size_t n)
+{
+	const struct owned_value *tb = NULL;
+	struct variable *var = find_var(w, "TimeBase", 8);
+	struct nvtxt_event ev;
+	bool listed = false;
+
+	for (size_t k = 0; k < n; k++)
+		if (args[k] == NVTXT_ARG_TIMEBASE) {
+			listed = true;
+			tb = k < w->line.nvalues ? expanded(w, &w->line.values[k]) : NULL;
+		}
+	if (!listed)
+		tb = var && var->valid ? &var->value : NULL;
+	return tb && convert(NVTXT_ARG_TIMEBASE, tb, false, &ev) == CONV_OK && ev.timebase == NVTXT_TB_RELATIVE;
+}
+
 static bool on(size_t at, size_t a, size_t b)
 {
 	return at >= a && at <= b && b > a;
@@ -516,6 +563,8 @@ static void describe_value(struct walk *w, struct buf *b, size_t i)
 	const struct owned_value *resolved = v;
 	int cmd = -1, arg = -1;
 	struct variable *var = NULL;
+	/* an assignment's timestamp may serve a call whose TimeBase is Relative: lint decides at the call */
+	bool relative = true;
 
 	if (l->kind == NVTXT_I_CALL) {
 		enum nvtxt_arg args[NVTXT_ARG_COUNT];
@@ -523,6 +572,7 @@ static void describe_value(struct walk *w, struct buf *b, size_t i)
 		cmd = nvtxt_command_lookup(l->name, l->name_len);
 		if (cmd >= 0) {
 			n = listed_args(w, (enum nvtxt_command)cmd, args);
+			relative = call_relative(w, args, n);
 			if (i < n)
 				arg = (int)args[i];
 			else
@@ -569,7 +619,7 @@ static void describe_value(struct walk *w, struct buf *b, size_t i)
 		add_value(b, v);
 	}
 	if (resolved && arg >= 0)
-		add_meaning(b, (enum nvtxt_arg)arg, resolved);
+		add_meaning(b, (enum nvtxt_arg)arg, resolved, relative);
 }
 
 json_t *lsp_hover(struct lsp_server *s, json_t *params, struct lsp_error *e)

@@ -1,8 +1,12 @@
 /*
  * sema.c - the per-instruction passes that turn AST nodes into checked
  * events: binding (sema_bind.c), definitions (sema_define.c), calls
- * (sema_fast.c, then sema_check.c when the fast path declines); then the
- * event passes (pairing, category, naming) and the back end.
+ * (the fast path sema_fast.c when sema.fast is set, then the full path
+ * sema_check.c when the fast path declines); then the event passes
+ * (pairing, category, naming) and the back end (sema_events.c).  The
+ * fast path reads the state of the others and calls none of them: this
+ * file picks it by the flag sema.fast and alone invalidates its plans
+ * (sema_instruction).
  *
  * Rules: nvtxt(5), ASSIGNMENTS AND EXPANSION, DEFINITIONS AND STATIC
  * ARGUMENTS, ARGUMENTS, SEMANTIC RULES.
@@ -12,14 +16,6 @@
 #include <string.h>
 
 #include "sema_internal.h"
-
-static inline void deliver(struct sema *s, struct nvtxt_event *ev)
-{
-	if (s->io_errno || !s->backend || !s->backend->event)
-		return;
-	if (s->backend->event(s->backend->user, ev) != 0)
-		s->io_errno = errno ? errno : EIO;
-}
 
 /*
  * Typo-correction recovery, as clang recovers from a misspelt name it can
@@ -76,45 +72,6 @@ static void call(struct sema *s, const struct nvtxt_instr *in)
 	}
 	sema_call_checked(s, &ev);
 }
-
-
-/* The passes after a call's own checks, and the back end. */
-void sema_call_checked(struct sema *s, struct nvtxt_event *ev)
-{
-	switch (ev->command) {
-	case NVTXT_CMD_RANGE_PUSH:
-	case NVTXT_CMD_RANGE_POP:
-		ev->ordinal = s->ordinal;
-		if (!pairing_event(s->pairing, s->diags, ev))
-			return;
-		s->ordinal++;
-		deliver(s, ev);
-		if (ev->command == NVTXT_CMD_RANGE_POP)
-			pairing_commit(s->pairing);
-		return;
-	case NVTXT_CMD_NAME_CATEGORY:
-	case NVTXT_CMD_ADD_CHILD_CATEGORY:
-		if (!category_event(s->category, s->diags, ev))
-			return;
-		break;
-	case NVTXT_CMD_NAME_OS_THREAD:
-	case NVTXT_CMD_NAME_PROCESS:
-	case NVTXT_CMD_SET_FILE_DISPLAY_NAME:
-		naming_event(s->naming, s->diags, ev);
-		break;
-	default:
-		break;
-	}
-	ev->ordinal = s->ordinal++;
-	deliver(s, ev);
-}
-
-void sema_event(struct sema *s, struct nvtxt_event *ev)
-{
-	ev->push = NULL;
-	sema_call_checked(s, ev);
-}
-
 /* --- the pipeline --------------------------------------------------------- */
 
 struct sema *sema_new(struct nvtxt_diags *diags, const struct nvtxt_backend *backend)
@@ -134,7 +91,7 @@ struct sema *sema_new(struct nvtxt_diags *diags, const struct nvtxt_backend *bac
 	s->diags = diags;
 	s->backend = backend;
 	s->fast = true;
-	s->plan_gen = 1;
+	s->plans.gen = 1;
 	s->recover_cmd = -1;
 	return s;
 }
@@ -147,11 +104,14 @@ void sema_set_fast_path(struct sema *s, bool on)
 void sema_instruction(struct sema *s, const struct nvtxt_instr *in)
 {
 	switch (in->kind) {
+	/* the plans' one invalidation: after what they read changed */
 	case NVTXT_I_ASSIGNMENT:
-		sema_assignment(s, in);
+		if (sema_assignment(s, in))
+			sema_plans_invalidate(&s->plans);
 		break;
 	case NVTXT_I_DEFINITION:
 		sema_definition(s, in);
+		sema_plans_invalidate(&s->plans);
 		break;
 	case NVTXT_I_CALL:
 		call(s, in);

@@ -117,7 +117,7 @@ bool sema_expand(struct sema *s, struct nvtxt_value *v)
 	return v->kind != NVTXT_V_POISON;
 }
 
-void sema_assignment(struct sema *s, const struct nvtxt_instr *in)
+bool sema_assignment(struct sema *s, const struct nvtxt_instr *in)
 {
 	struct nvtxt_value v = in->values[0];
 	struct nvtxt_binding *b;
@@ -138,12 +138,10 @@ void sema_assignment(struct sema *s, const struct nvtxt_instr *in)
 	b->value.origin = NULL;
 	b->reported = 0;
 	b->expanded = in->values[0].kind == NVTXT_V_EXPANSION;
-	/* a new value of a static argument: every call plan must read it again */
-	for (int arg = 0; arg < NVTXT_ARG_COUNT; arg++) {
-		if (s->arg_var[arg] == b) {
-			s->plan_gen++;
-			break;
-		}
-	}
+	/* a new value of a static argument? */
+	for (int arg = 0; arg < NVTXT_ARG_COUNT; arg++)
+		if (s->arg_var[arg] == b)
+			return true;
+	return false;
 }
 

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema_convert.h"
+#include "lang_args.h"
+#include "sema_internal.h"
 
 /* One argument of a call while it is checked. */
 struct arg_value {
@@ -162,7 +163,7 @@ static void report_not_integer(struct call *c, enum nvtxt_arg arg, const char *e
 			fixit = decimal;
 		}
 	}
-	bad_value(c, NVTXT_CHECK_TYPE_MISMATCH, arg, expected, hint, fixit);
+	bad_value(c, lang_conv_check(arg, CONV_NOT_INTEGER), arg, expected, hint, fixit);
 }
 
 /*
@@ -213,13 +214,13 @@ static void warn_no_alpha(struct call *c)
 		 "Color %.*s is fully transparent: a hexadecimal Color is 0xAARRGGBB, and with at most 6 digits "
 		 "its alpha byte is 0; write %s for an opaque color (or %s to keep it transparent)",
 		 (int)v->text.len, v->text.ptr, opaque, zero);
-	value_diag(c, NVTXT_CHECK_COLOR_ALPHA, NVTXT_ARG_COLOR, msg, opaque);
+	value_diag(c, lang_conv_check(NVTXT_ARG_COLOR, CONV_NO_ALPHA), NVTXT_ARG_COLOR, msg, opaque);
 }
 
-static void report_color(struct call *c, enum conv r)
+static void report_color(struct call *c, enum conv r, const char *expected)
 {
 	const struct nvtxt_value *v = &c->a[NVTXT_ARG_COLOR].v;
-	const char *expected = "a Color (an ARGB Integer in 0..4294967295, a color name or \"0xAARRGGBB\")";
+	const enum nvtxt_check_id check = lang_conv_check(NVTXT_ARG_COLOR, r);
 	char hint[160];
 
 	switch (r) {
@@ -234,7 +235,7 @@ static void report_color(struct call *c, enum conv r)
 			i++;
 		if (i >= v->text.len) {
 			/* not reached while conv_color agrees; never name a byte past the value */
-			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected,
+			bad_value(c, check, NVTXT_ARG_COLOR, expected,
 				  "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)", NULL);
 			return;
 		}
@@ -252,7 +253,7 @@ static void report_color(struct call *c, enum conv r)
 			 "%s'%s is not a hexadecimal digit: a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)",
 			 shown.ptr, col);
 		buf_free(&shown);
-		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, NULL);
+		bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, NULL);
 		return;
 	}
 	case CONV_HEX_COUNT: {
@@ -260,12 +261,12 @@ static void report_color(struct call *c, enum conv r)
 		if (opaque_spelling(&v->text, 2, false, opaque, sizeof(opaque))) {
 			snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), "
 				 "not 6: did you mean %s (opaque)?", opaque);
-			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, opaque);
+			bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, opaque);
 			return;
 		}
 		snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), not %zu",
 			 v->text.len - 2);
-		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, NULL);
+		bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, NULL);
 		return;
 	}
 	case CONV_UNKNOWN_NAME: {
@@ -282,53 +283,49 @@ static void report_color(struct call *c, enum conv r)
 			if (opaque_spelling(&v->text, 1, true, opaque, sizeof(opaque))) {
 				snprintf(hint, sizeof(hint), "a hexadecimal color is written 0xAARRGGBB, not #RRGGBB: "
 					 "did you mean %s (opaque)?", opaque);
-				bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, opaque);
+				bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, opaque);
 			} else {
-				bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected,
+				bad_value(c, check, NVTXT_ARG_COLOR, expected,
 					  "a hexadecimal color is written 0xAARRGGBB (alpha first), not with '#'", NULL);
 			}
 			return;
 		}
 		if (near) {
 			snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
-			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, hint, unique ? near : NULL);
+			bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, unique ? near : NULL);
 		} else {
-			bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, "not a color name of .NET's System.Drawing.Color", NULL);
+			bad_value(c, check, NVTXT_ARG_COLOR, expected, "not a color name of .NET's System.Drawing.Color", NULL);
 		}
 		return;
 	}
 	default:
-		bad_value(c, NVTXT_CHECK_INVALID_COLOR, NVTXT_ARG_COLOR, expected, NULL, NULL);
+		bad_value(c, check, NVTXT_ARG_COLOR, expected, NULL, NULL);
 		return;
 	}
 }
 
-static void report_timebase(struct call *c, enum conv r)
+static void report_timebase(struct call *c, enum conv r, const char *expected)
 {
 	const struct nvtxt_value *v = &c->a[NVTXT_ARG_TIMEBASE].v;
+	const enum nvtxt_check_id check = lang_conv_check(NVTXT_ARG_TIMEBASE, r);
 	const char *names[NVTXT_TB_COUNT];
 	const char *near = NULL;
 	char hint[96];
-	struct buf expected = { 0 };
 	bool unique = false;
 
 	for (int i = 0; i < NVTXT_TB_COUNT; i++)
 		names[i] = nvtxt_timebase_name((enum nvtxt_timebase)i);
-	buf_adds(&expected, "a TimeBase (");
-	buf_add_list(&expected, names, NVTXT_TB_COUNT, "or");
-	buf_addc(&expected, ')');
 	if (r == CONV_UNKNOWN_NAME)
 		near = suggest_unique(v->text.ptr, v->text.len, names, NVTXT_TB_COUNT, &unique);
 	if (near) {
 		snprintf(hint, sizeof(hint), "did you mean '%s'? (time bases are spelt exactly)", near);
-		bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected.ptr, hint, unique ? near : NULL);
+		bad_value(c, check, NVTXT_ARG_TIMEBASE, expected, hint, unique ? near : NULL);
 	} else {
-		bad_value(c, NVTXT_CHECK_INVALID_TIMEBASE, NVTXT_ARG_TIMEBASE, expected.ptr, NULL, NULL);
+		bad_value(c, check, NVTXT_ARG_TIMEBASE, expected, NULL, NULL);
 	}
-	buf_free(&expected);
 }
 
-static void report_not_string(struct call *c, enum nvtxt_arg arg)
+static void report_not_string(struct call *c, enum nvtxt_arg arg, const char *expected)
 {
 	const struct nvtxt_value *v = &c->a[arg].v;
 	struct buf fix = { 0 };
@@ -336,57 +333,40 @@ static void report_not_string(struct call *c, enum nvtxt_arg arg)
 	buf_addc(&fix, '"');
 	buf_add(&fix, v->text.ptr, v->text.len);
 	buf_addc(&fix, '"');
-	bad_value(c, NVTXT_CHECK_TYPE_MISMATCH, arg, "a String", "quote it to make it a String", fix.ptr);
+	bad_value(c, lang_conv_check(arg, CONV_NOT_STRING), arg, expected, "quote it to make it a String", fix.ptr);
 	buf_free(&fix);
 }
 
 /*
  * Reports conversion outcome r (above CONV_SILENT) of argument `arg`, as
- * "expected TYPE for Arg, found VALUE[; HINT]"; `relative` as given to
- * conv_arg.
+ * "expected EXPECTED for Arg, found VALUE[; HINT]": the expectation, the
+ * range hint and the check of the argument's row in src/lang/args.def;
+ * `relative` as given to conv_arg.
  */
 static void report_conv(struct call *c, enum nvtxt_arg arg, enum conv r, bool relative)
 {
-	const char *expected;
+	const struct lang_arg *a = &lang_args[arg];
+	const char *expected = relative ? a->expected_relative : a->expected;
 
-	switch (arg) {
-	case NVTXT_ARG_TIME:
-	case NVTXT_ARG_START:
-	case NVTXT_ARG_END:
-		expected = relative ? "an Integer timestamp" : "an Integer timestamp >= 0";
-		if (r == CONV_NOT_INTEGER)
-			report_not_integer(c, arg, expected, relative);
-		else
-			bad_value(c, NVTXT_CHECK_OUT_OF_RANGE, arg, expected, "only TimeBase Relative allows negative timestamps", NULL);
+	switch ((enum lang_conv)a->conv) {
+	case LANG_CONV_COLOR:
+		report_color(c, r, expected);
 		return;
-	case NVTXT_ARG_PROCESS_ID:
-	case NVTXT_ARG_THREAD_ID:
-		expected = "an Integer >= 0";
+	case LANG_CONV_TIMEBASE:
+		report_timebase(c, r, expected);
+		return;
+	case LANG_CONV_STRING:
+		report_not_string(c, arg, expected);
+		return;
+	case LANG_CONV_INTEGER:
+	case LANG_CONV_TIMESTAMP:
+	case LANG_CONV_U32:
 		break;
-	case NVTXT_ARG_CATEGORY_ID:
-	case NVTXT_ARG_PARENT_CATEGORY_ID:
-		expected = "an Integer in 0..4294967295";
-		break;
-	case NVTXT_ARG_PAYLOAD:
-		expected = "an Integer";
-		break;
-	case NVTXT_ARG_MESSAGE:
-	case NVTXT_ARG_NAME:
-		report_not_string(c, arg);
-		return;
-	case NVTXT_ARG_COLOR:
-		report_color(c, r);
-		return;
-	case NVTXT_ARG_TIMEBASE:
-		report_timebase(c, r);
-		return;
-	default:
-		return;
 	}
 	if (r == CONV_NOT_INTEGER)
 		report_not_integer(c, arg, expected, relative);
 	else
-		bad_value(c, NVTXT_CHECK_OUT_OF_RANGE, arg, expected, NULL, NULL);
+		bad_value(c, lang_conv_check(arg, r), arg, expected, a->range_hint, NULL);
 }
 
 /* The note of an arity diagnostic: where the definition is, or that the default applies. */

@@ -201,10 +201,8 @@ void sema_definition(struct sema *s, const struct nvtxt_instr *in)
 	if (in->broken) {
 		/* its syntax error is reported; its calls are skipped until the next definition */
 		s->defs[cmd] = (struct definition){ .custom = true, .poisoned = true };
-		s->plans[cmd].gen = 0;
 		return;
 	}
 	build_definition(s, in, cmd, &def);
 	s->defs[cmd] = def;
-	s->plans[cmd].gen = 0;
 }

@@ -1,45 +1,51 @@
 /*
- * sema_fast.c - the fast path of calls: per command a call plan (the
- * listed arguments in conversion order and an event template with the
- * static arguments already converted), so that a call of literal values
- * is converted without lookups.  Anything unusual goes to the full path
- * (sema_check.c), which reports; this file never does.
+ * sema_fast.c - the fast path of calls (sema_fast.h): per command a call
+ * plan (the listed arguments in conversion order and an event template
+ * with the static arguments already converted), so that a call of literal
+ * values is converted without lookups.  Every value converts through
+ * conv_arg (src/lang/lang_args.h) or, for the direct steps, through the
+ * range of its row of the argument table.  Anything unusual goes to the
+ * full path (sema_check.c), which reports; this file never does.
  */
 #include <stddef.h>
 #include <string.h>
 
+#include "lang_args.h"
 #include "reader.h"
-#include "sema_convert.h"
+#include "sema_internal.h"
 
 /*
- * Builds the call plan of `cmd` from its current definition and the
- * current values of the variables of its static arguments, and returns
- * it.  The plan sends every call to the full path (full) when the
- * definition is bad, or a required static argument has no variable, or a
- * static value is not a literal Integer or String (poisoned) or fails its
- * conversion, a negative static timestamp whose TimeBase is listed
- * included: the full path then reports exactly as without plans (once per
- * assignment, binding->reported).  No reports, no other side effects.
+ * The direct step of argument `arg` into *st, from its row of the
+ * argument table: an Integer into an int64_t field whose range ends at
+ * INT64_MAX (a step checks the least value only), or a String.  False
+ * when the argument has none (a TimeBase, a Color, a uint32_t id).
  */
-static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd)
+static bool direct_step(struct direct_step *st, enum nvtxt_arg arg, bool relative)
 {
-	struct call_plan *p = &s->plans[cmd];
-	const struct definition *def = &s->defs[cmd];
-	enum nvtxt_arg dflt[NVTXT_ARG_COUNT], statics[NVTXT_ARG_COUNT];
-	size_t ndflt = nvtxt_command_default_args(cmd, dflt);
-	const enum nvtxt_arg *listed = def->custom ? def->args : dflt;
-	size_t nlisted = def->custom ? def->nargs : ndflt, nstatic = 0, k = 0;
+	const struct lang_arg *a = &lang_args[arg];
+
+	st->offset = a->offset;
+	st->min = 0;
+	switch ((enum lang_conv)a->conv) {
+	case LANG_CONV_INTEGER:
+	case LANG_CONV_TIMESTAMP:
+		st->kind = NVTXT_V_INTEGER;
+		st->min = lang_arg_min(arg, relative);
+		return a->max == INT64_MAX;
+	case LANG_CONV_STRING:
+		st->kind = NVTXT_V_STRING;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The listed arguments of plan p into p->index and p->arg, a TimeBase first: the range of timestamps depends on it. */
+static uint32_t plan_listed(struct call_plan *p, enum nvtxt_command cmd, const enum nvtxt_arg *listed, size_t nlisted)
+{
 	uint32_t listed_mask = 0;
-	bool relative = false;
+	size_t k = 0;
 
-	memset(p, 0, sizeof(*p));
-	p->gen = s->plan_gen;
-	p->full = def->poisoned;
-	p->tmpl.command = cmd;
-	p->tmpl.process_id = p->tmpl.thread_id = -1;
-	p->n = (uint8_t)nlisted;
-
-	/* the listed arguments, a TimeBase first: the range of timestamps depends on it */
 	for (size_t i = 0; i < nlisted; i++) {
 		listed_mask |= NVTXT_BIT(listed[i]);
 		if (nvtxt_command_arg_optional(cmd, listed[i]))
@@ -55,6 +61,37 @@ static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd
 			p->arg[k++] = (uint8_t)listed[i];
 		}
 	}
+	return listed_mask;
+}
+
+/*
+ * Builds the call plan of `cmd` from its current definition and the
+ * current values of the variables of its static arguments, and returns
+ * it.  The plan sends every call to the full path (full) when the
+ * definition is bad, or a required static argument has no variable, or a
+ * static value is not a literal Integer or String (poisoned) or fails its
+ * conversion, a negative static timestamp whose TimeBase is listed
+ * included: the full path then reports exactly as without plans (once per
+ * assignment, binding->reported).  No reports, no other side effects.
+ */
+static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd)
+{
+	struct call_plan *p = &s->plans.plan[cmd];
+	const struct definition *def = &s->defs[cmd];
+	enum nvtxt_arg dflt[NVTXT_ARG_COUNT], statics[NVTXT_ARG_COUNT];
+	size_t ndflt = nvtxt_command_default_args(cmd, dflt);
+	const enum nvtxt_arg *listed = def->custom ? def->args : dflt;
+	size_t nlisted = def->custom ? def->nargs : ndflt, nstatic = 0;
+	uint32_t listed_mask;
+	bool relative = false;
+
+	memset(p, 0, sizeof(*p));
+	p->gen = s->plans.gen;
+	p->full = def->poisoned;
+	p->tmpl.command = cmd;
+	p->tmpl.process_id = p->tmpl.thread_id = -1;
+	p->n = (uint8_t)nlisted;
+	listed_mask = plan_listed(p, cmd, listed, nlisted);
 
 	/* the static arguments, a TimeBase first, from the variables of their names */
 	if (!(listed_mask & NVTXT_BIT(NVTXT_ARG_TIMEBASE)) &&
@@ -87,87 +124,53 @@ static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd
 	p->direct = true;
 	p->direct_present = p->tmpl.present;
 	for (size_t j = 0; j < nlisted && p->direct; j++) {
-		struct direct_step *st = &p->step[j];
-		enum nvtxt_arg arg = (enum nvtxt_arg)p->arg[j];
-
-		p->direct_present |= NVTXT_BIT(arg);
-		st->kind = NVTXT_V_INTEGER;
-		st->min = 0;
-		switch (arg) {
-		case NVTXT_ARG_TIME:
-			st->offset = offsetof(struct nvtxt_event, time);
-			st->min = relative ? INT64_MIN : 0;
-			break;
-		case NVTXT_ARG_START:
-			st->offset = offsetof(struct nvtxt_event, start);
-			st->min = relative ? INT64_MIN : 0;
-			break;
-		case NVTXT_ARG_END:
-			st->offset = offsetof(struct nvtxt_event, end);
-			st->min = relative ? INT64_MIN : 0;
-			break;
-		case NVTXT_ARG_PROCESS_ID:
-			st->offset = offsetof(struct nvtxt_event, process_id);
-			break;
-		case NVTXT_ARG_THREAD_ID:
-			st->offset = offsetof(struct nvtxt_event, thread_id);
-			break;
-		case NVTXT_ARG_MESSAGE:
-			st->kind = NVTXT_V_STRING;
-			st->offset = offsetof(struct nvtxt_event, message);
-			break;
-		case NVTXT_ARG_NAME:
-			st->kind = NVTXT_V_STRING;
-			st->offset = offsetof(struct nvtxt_event, name);
-			break;
-		default:
-			p->direct = false; /* a TimeBase, Color, CategoryId, Payload: conv_arg */
-			break;
-		}
+		p->direct_present |= NVTXT_BIT(p->arg[j]);
+		p->direct = direct_step(&p->step[j], (enum nvtxt_arg)p->arg[j], relative);
 	}
 	return p;
 }
 
 /*
- * The fast path of a call: a known command, its plan, the right number of
- * values, each a literal Integer or String (or absent where optional)
- * that converts to its argument, and Start <= End.  Returns true with
- * *ev the event the full path would build (ordinal 0, push NULL); false
- * when the call needs the full path, having written nothing but *ev (and
- * the plan, when it was out of date).
+ * Value v of argument `arg` of a call by plan p into *ev: an absent
+ * optional value is no value; a literal Integer or String converts
+ * (conv_arg, and a TimeBase sets *relative); anything else ($Name,
+ * poison, a missing value) and a failed conversion give false.
  */
+static ALWAYS_INLINE bool plan_value(const struct call_plan *p, enum nvtxt_arg arg, const struct nvtxt_value *v,
+				     bool *relative, uint32_t *present, struct nvtxt_event *ev)
+{
+	if (v->kind != NVTXT_V_INTEGER && v->kind != NVTXT_V_STRING)
+		return v->kind == NVTXT_V_ABSENT && (p->optional & NVTXT_BIT(arg));
+	if (conv_arg(arg, v, *relative, ev) != CONV_OK)
+		return false;
+	if (arg == NVTXT_ARG_TIMEBASE)
+		*relative = ev->timebase == NVTXT_TB_RELATIVE;
+	*present |= NVTXT_BIT(arg);
+	return true;
+}
+
 bool sema_plan_call(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_event *ev)
 {
 	int cmd = nvtxt_command_lookup(in->name.ptr, in->name.len);
 	const struct call_plan *p;
 	bool relative;
+	uint32_t present;
 
 	if (cmd < 0)
 		return false;
-	p = &s->plans[cmd];
-	if (p->gen != s->plan_gen)
+	p = &s->plans.plan[cmd];
+	if (p->gen != s->plans.gen) /* out of date: built again */
 		p = plan_build(s, (enum nvtxt_command)cmd);
 	if (p->full || in->nvalues != p->n)
 		return false;
 	*ev = p->tmpl;
 	ev->loc = in->name_loc;
 	relative = p->relative;
-	for (size_t k = 0; k < p->n; k++) {
-		enum nvtxt_arg arg = (enum nvtxt_arg)p->arg[k];
-		const struct nvtxt_value *v = &in->values[p->index[k]];
-
-		if (v->kind != NVTXT_V_INTEGER && v->kind != NVTXT_V_STRING) {
-			/* an absent optional value is no value; $Name, poison or a missing one: full path */
-			if (v->kind == NVTXT_V_ABSENT && (p->optional & NVTXT_BIT(arg)))
-				continue;
+	present = p->tmpl.present;
+	for (size_t k = 0; k < p->n; k++)
+		if (!plan_value(p, (enum nvtxt_arg)p->arg[k], &in->values[p->index[k]], &relative, &present, ev))
 			return false;
-		}
-		if (conv_arg(arg, v, relative, ev) != CONV_OK)
-			return false;
-		if (arg == NVTXT_ARG_TIMEBASE)
-			relative = ev->timebase == NVTXT_TB_RELATIVE;
-		ev->present |= NVTXT_BIT(arg);
-	}
+	ev->present = present;
 	return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
 }
 
@@ -180,11 +183,9 @@ static inline struct nvtxt_str fast_text(const struct fast_value *f, const char 
 
 /*
  * sema_plan_call for a call whose values are still the front end's
- * compact records (tokens in `line`): the same decisions and the same
- * event.  The arguments of nearly every event call (timestamps, ids,
- * Message, Name) are converted from the records directly, with the
- * checks of their conv_arg case; the others get the parts of a struct
- * nvtxt_value that conv_arg reads (no location) and go through it.
+ * compact records (src/frontend/reader.h): the record `rec`, the line's
+ * bytes at `line` (line `lineno`, starting at byte `line_offset` of the
+ * input).  The same decisions and the same event.
  */
 static bool plan_call_compact(struct sema *s, const struct line_rec *rec, const char *line,
 			      const struct fast_value *values, uint32_t lineno, uint64_t line_offset,
@@ -198,8 +199,8 @@ static bool plan_call_compact(struct sema *s, const struct line_rec *rec, const 
 
 	if (cmd < 0)
 		return false;
-	p = &s->plans[cmd];
-	if (p->gen != s->plan_gen)
+	p = &s->plans.plan[cmd];
+	if (p->gen != s->plans.gen) /* out of date: built again */
 		p = plan_build(s, (enum nvtxt_command)cmd);
 	if (p->full || rec->nvalues != p->n)
 		return false;
@@ -207,9 +208,8 @@ static bool plan_call_compact(struct sema *s, const struct line_rec *rec, const 
 	ev->loc = name_loc;
 	if (p->direct) {
 		/*
-		 * conv_integer's range check and conv_string, as data: the
-		 * values' kinds as the arguments need them (else the steps
-		 * below decide), each stored in its field.
+		 * The direct steps: each value of the kind its argument needs
+		 * is checked against its least value and stored in its field.
 		 */
 		const size_t n = p->n;
 		size_t k;
@@ -232,76 +232,22 @@ static bool plan_call_compact(struct sema *s, const struct line_rec *rec, const 
 			ev->present = p->direct_present;
 			return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
 		}
-		*ev = p->tmpl; /* an absent value, or one of another kind: from the start, step by step */
+		*ev = p->tmpl; /* an absent value, or one of another kind: from the start, value by value */
 		ev->loc = name_loc;
 	}
 	relative = p->relative;
 	present = p->tmpl.present;
 	for (size_t k = 0; k < p->n; k++) {
-		enum nvtxt_arg arg = (enum nvtxt_arg)p->arg[k];
 		const struct fast_value *f = &values[p->index[k]];
-
-		if (f->kind != NVTXT_V_INTEGER && f->kind != NVTXT_V_STRING) {
-			/* an absent optional value is no value; $Name or a missing one: full path */
-			if (f->kind == NVTXT_V_ABSENT && (p->optional & NVTXT_BIT(arg)))
-				continue;
+		const struct nvtxt_value made = {
+			.kind = (enum nvtxt_value_kind)f->kind,
+			.quote = (char)f->quote,
+			.integer = f->integer,
+			/* an Integer's text too: conv_color tells 0xRRGGBB from 0x00RRGGBB by it */
+			.text = fast_text(f, line),
+		};
+		if (!plan_value(p, (enum nvtxt_arg)p->arg[k], &made, &relative, &present, ev))
 			return false;
-		}
-		switch (arg) {
-		/* conv_integer(v, relative ? INT64_MIN : 0, INT64_MAX, ...) */
-		case NVTXT_ARG_TIME:
-			if (f->kind != NVTXT_V_INTEGER || (f->integer < 0 && !relative))
-				return false;
-			ev->time = f->integer;
-			break;
-		case NVTXT_ARG_START:
-			if (f->kind != NVTXT_V_INTEGER || (f->integer < 0 && !relative))
-				return false;
-			ev->start = f->integer;
-			break;
-		case NVTXT_ARG_END:
-			if (f->kind != NVTXT_V_INTEGER || (f->integer < 0 && !relative))
-				return false;
-			ev->end = f->integer;
-			break;
-		/* conv_integer(v, 0, INT64_MAX, ...) */
-		case NVTXT_ARG_PROCESS_ID:
-			if (f->kind != NVTXT_V_INTEGER || f->integer < 0)
-				return false;
-			ev->process_id = f->integer;
-			break;
-		case NVTXT_ARG_THREAD_ID:
-			if (f->kind != NVTXT_V_INTEGER || f->integer < 0)
-				return false;
-			ev->thread_id = f->integer;
-			break;
-		/* conv_string */
-		case NVTXT_ARG_MESSAGE:
-			if (f->kind != NVTXT_V_STRING)
-				return false;
-			ev->message = fast_text(f, line);
-			break;
-		case NVTXT_ARG_NAME:
-			if (f->kind != NVTXT_V_STRING)
-				return false;
-			ev->name = fast_text(f, line);
-			break;
-		default: {
-			struct nvtxt_value made = {
-				.kind = (enum nvtxt_value_kind)f->kind,
-				.quote = (char)f->quote,
-				.integer = f->integer,
-				/* an Integer's text too: conv_color tells 0xRRGGBB from 0x00RRGGBB by it */
-				.text = fast_text(f, line),
-			};
-			if (conv_arg(arg, &made, relative, ev) != CONV_OK)
-				return false;
-			if (arg == NVTXT_ARG_TIMEBASE)
-				relative = ev->timebase == NVTXT_TB_RELATIVE;
-			break;
-		}
-		}
-		present |= NVTXT_BIT(arg);
 	}
 	ev->present = present;
 	return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
