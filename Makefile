@@ -31,7 +31,7 @@ CFLAGS ?= -O2 -g
 WARNINGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra
 # The pipeline, one folder a stage (README, "Layout"): every header is
 # included by its bare name, so each folder is on the include path.
-SRC_DIRS = lang frontend passes backends diag lib
+SRC_DIRS = util lang diag frontend passes backends pipeline
 CPPFLAGS += $(SRC_DIRS:%=-Isrc/%) -Isrc/payload -Isrc/driver -I$(B)
 # the public headers (include/nvtxt/, installed): after the folders, whose
 # diag.h is the internal one (it includes nvtxt/diag.h)

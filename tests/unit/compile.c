@@ -1,5 +1,5 @@
 /*
- * compile.c - unit test of nvtxt_compile (src/lib/compile.c) end to end: small
+ * compile.c - unit test of nvtxt_compile (src/pipeline/compile.c) end to end: small
  * NVTXT texts are written to a temporary file (or a pipe) and compiled
  * with a recording back end; the events delivered (fields, present bits,
  * ordinals, static arguments, expansions, RangePop's push), the unclosed

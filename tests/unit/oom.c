@@ -1,5 +1,5 @@
 /*
- * oom.c - unit test of the library's failure path (src/lib/util.h, guards):
+ * oom.c - unit test of the library's failure path (src/util/util.h, guards):
  * every allocation of a compilation is made to fail in turn (the test hook
  * nvtxt_test_fail_alloc_after), and each time nvtxt_compile must return 2
  * with io_errno ENOMEM, or succeed with exactly the diagnostics of a run
