@@ -33,8 +33,8 @@ WARNINGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra
 # included by its bare name, so each folder is on the include path.
 SRC_DIRS = util lang diag frontend passes backends pipeline
 CPPFLAGS += $(SRC_DIRS:%=-Isrc/%) -Isrc/payload -Isrc/driver -I$(B)
-# the public headers (include/nvtxt/, installed): after the folders, whose
-# diag.h is the internal one (it includes nvtxt/diag.h)
+# the public headers (include/nvtxt/, installed); no two headers share a
+# name (tests/arrows.t), so the order of the folders decides nothing
 CPPFLAGS += -Iinclude/nvtxt -Iinclude
 FLEX ?= flex
 BISON ?= bison

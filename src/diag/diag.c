@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "diag_engine.h"
 
 void nvtxt_diag_config_init(struct nvtxt_diag_config *cfg)
 {

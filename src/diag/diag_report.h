@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
+#include "diag_engine.h"
 
 /*
  * A place in a file: one line, a span of bytes on it.  Columns are

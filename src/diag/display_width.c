@@ -15,7 +15,7 @@
  * zero when not wide and category(cp) in ('Mn', 'Me', 'Cf'), cp != 0xAD,
  * or 0x1160 <= cp <= 0x11FF.
  */
-#include "diag.h"
+#include "diag_engine.h"
 
 struct width_range {
 	uint32_t first, last;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "diag_engine.h"
 
 #define NEXT_LINE "nvtxtc-disable-next-line"
 #define FILE_WIDE "nvtxtc-disable"

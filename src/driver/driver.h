@@ -18,7 +18,7 @@
 
 #include "backend.h"
 #include "compile.h"
-#include "diag.h"
+#include "diag_engine.h"
 #include "timeconv.h"
 #include "diag_report.h"
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "ast.h"
-#include "diag.h"
+#include "diag_engine.h"
 #include "util.h"
 
 /* Memory for one line's AST: bump allocation, released at end of line. */

@@ -20,7 +20,7 @@
 
 #include "ast.h"
 #include "backend.h"
-#include "diag.h"
+#include "diag_engine.h"
 #include "util.h"
 
 /* A variable's current value and the assignment that gave it. */

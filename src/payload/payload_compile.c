@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "compile.h"
-#include "diag.h"
+#include "diag_engine.h"
 #include "payload.h"
 #include "sema.h"
 #include "util.h"

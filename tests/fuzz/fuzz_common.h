@@ -20,7 +20,7 @@
 
 #include "compile.h"
 #include "reader.h"
-#include "diag.h"
+#include "diag_engine.h"
 #include "emit_nvtxt.h"
 #include "fmt.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "diag_engine.h"
 
 struct cap_note {
 	struct nvtxt_loc loc;

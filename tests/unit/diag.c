@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "diag.h"
+#include "diag_engine.h"
 #include "capture.h"
 #include "tap.h"
 

@@ -1,5 +1,5 @@
 /*
- * diag.h - the structured diagnostic record, the per-file engine that
+ * diag_engine.h - the structured diagnostic record, the per-file engine that
  * applies -W settings and --max-errors, and the GCC-format text printer.
  *
  * Every problem nvtxtc finds is one `struct nvtxt_diag`: a severity, the
