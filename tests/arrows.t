@@ -1,0 +1,59 @@
+#!/bin/sh
+# The include arrows between the folders of src/ (docs/ARCHITECTURE.md,
+# "What may include what"): tests/tools/arrows.py finds no include the table
+# does not allow, no cycle between folders and no two headers of one name in
+# this tree; and it does find each of them in small trees made to have one.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+if ! need python3 "the include check (tests/tools/arrows.py)"; then
+	done_testing
+	exit
+fi
+ARROWS="python3 $top/tests/tools/arrows.py"
+
+$ARROWS "$top" >"$T/out" 2>&1
+ok $? "the tree's includes follow docs/ARCHITECTURE.md's table"
+is "$(cat "$T/out")" "" "and nothing is reported"
+
+# a small tree: low <- high, as the table allows
+mk() {
+	rm -rf "$T/t" && mkdir -p "$T/t/docs" "$T/t/low" "$T/t/high"
+	printf '| Folder | May include |\n|---|---|\n| `low` | |\n| `high` | `low` |\n' >"$T/t/docs/ARCHITECTURE.md"
+	printf '#include "low.h"\n' >"$T/t/high/high.c"
+	printf '/* low */\n' >"$T/t/low/low.h"
+	printf '#include "low.h"\n' >"$T/t/low/low.c"
+}
+mk
+$ARROWS "$T/t" >"$T/out" 2>&1
+ok $? "a tree that keeps its table passes"
+
+mk
+printf '#include "high.h"\n' >"$T/t/low/up.c"
+printf '/* high */\n' >"$T/t/high/high.h"
+$ARROWS "$T/t" >"$T/out" 2>&1
+is "$?" 1 "an include up the table fails"
+grep -q '^low/up.c:1: low -> high (high.h), which the table does not allow$' "$T/out"
+ok $? "and names the file, the line and the arrow"
+grep -q '^the includes make a cycle: high -> low -> high$' "$T/out"
+ok $? "and the cycle between the folders"
+
+mk
+printf '/* another */\n' >"$T/t/high/low.h"
+$ARROWS "$T/t" >"$T/out" 2>&1
+is "$?" 1 "two headers of one name fail"
+grep -q '^two headers named low.h: high/low.h and low/low.h$' "$T/out"
+ok $? "and both are named"
+
+mk
+printf '| `low` | `high` |\n' >>"$T/t/docs/ARCHITECTURE.md"
+$ARROWS "$T/t" >"$T/out" 2>&1
+grep -q '^the table has a cycle' "$T/out"
+ok $? "a table with a cycle fails"
+
+mk
+printf '#include "nowhere.h"\n' >"$T/t/high/x.c"
+$ARROWS "$T/t" >"$T/out" 2>&1
+grep -q '^high/x.c:1: nowhere.h is in no folder of the table$' "$T/out"
+ok $? "an include of a header in no folder of the table fails"
+
+done_testing
