@@ -33,11 +33,10 @@ static char *vformat(const char *fmt, va_list ap)
 	return b.ptr;
 }
 
-struct nvtxt_diag *diag_begin(struct nvtxt_diags *e, enum nvtxt_check_id check,
-			      const struct nvtxt_loc *loc, const char *fmt, ...)
+static struct nvtxt_diag *vbegin(struct nvtxt_diags *e, enum nvtxt_check_id check,
+				 const struct nvtxt_loc *loc, const char *fmt, va_list ap)
 {
 	struct nvtxt_diag *d;
-	va_list ap;
 	bool error_check = nvtxt_check_get(check)->severity == NVTXT_SEV_ERROR;
 
 	if (!error_check && e->config->level[check] == NVTXT_LEVEL_OFF)
@@ -56,8 +55,18 @@ struct nvtxt_diag *diag_begin(struct nvtxt_diags *e, enum nvtxt_check_id check,
 	d->file = e->file;
 	if (loc)
 		d->loc = *loc;
-	va_start(ap, fmt);
 	d->message = vformat(fmt, ap);
+	return d;
+}
+
+struct nvtxt_diag *diag_begin(struct nvtxt_diags *e, enum nvtxt_check_id check,
+			      const struct nvtxt_loc *loc, const char *fmt, ...)
+{
+	struct nvtxt_diag *d;
+	va_list ap;
+
+	va_start(ap, fmt);
+	d = vbegin(e, check, loc, fmt, ap);
 	va_end(ap);
 	return d;
 }
@@ -104,7 +113,7 @@ void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d)
 
 	if (!d)
 		return;
-	if (diag_suppressed(e, d)) {
+	if (supp_covers(&e->supp, d->check, d->loc.line)) {
 		diag_free(d);
 		return;
 	}
@@ -121,6 +130,38 @@ void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d)
 		e->sink.report(e->sink.user, d, e->source);
 	(*count)++;
 	diag_free(d);
+}
+
+/* --- suppression comments (suppress.c): its reports become diagnostics -- */
+
+static void supp_report(void *user, enum nvtxt_check_id check, const struct nvtxt_loc *loc,
+			const char *fixit, const char *fmt, ...)
+{
+	struct nvtxt_diags *e = user;
+	struct nvtxt_diag *d;
+	va_list ap;
+
+	va_start(ap, fmt);
+	d = vbegin(e, check, loc, fmt, ap);
+	va_end(ap);
+	if (fixit)
+		diag_fixit(d, fixit);
+	diag_end(e, d);
+}
+
+void diag_comment(struct nvtxt_diags *e, const char *text, size_t len, const struct nvtxt_loc *at)
+{
+	supp_comment(&e->supp, text, len, at, supp_report, e);
+}
+
+void diag_instruction(struct nvtxt_diags *e, uint32_t line)
+{
+	supp_instruction(&e->supp, line);
+}
+
+void diag_finish(struct nvtxt_diags *e)
+{
+	supp_finish(&e->supp, e->config->level, supp_report, e);
 }
 
 bool diag_would_show(const struct nvtxt_diags *e, enum nvtxt_severity sev)

@@ -15,18 +15,11 @@
 #include <stdio.h>
 
 #include "nvtxt/diag.h"
+#include "suppress.h"
 #include "util.h"
 
 
 
-
-/* A warning silenced by a suppression comment (diag_comment). */
-struct nvtxt_suppression {
-	enum nvtxt_check_id check;
-	uint32_t line;            /* the instruction it covers; 0: the whole file */
-	struct nvtxt_loc loc;     /* the check's name in the comment */
-	bool used;
-};
 
 /* The per-file engine: suppressions, counts, caps and forwards. */
 struct nvtxt_diags {
@@ -36,10 +29,7 @@ struct nvtxt_diags {
 	const struct nvtxt_source *source;       /* may be NULL */
 	unsigned long errors, warnings;          /* all, shown or not (not the suppressed) */
 	unsigned long hidden_errors, hidden_warnings;
-	struct nvtxt_suppression *supp;          /* diag_comment's, freed by diag_finish */
-	size_t nsupp, supp_cap;
-	size_t supp_pending;                     /* supp[supp_pending..] wait for their instruction */
-	bool seen_instruction;                   /* an instruction came: too late for file-wide ones */
+	struct supp_set supp;                    /* diag_comment's (suppress.h), emptied by diag_finish */
 };
 
 void nvtxt_diags_init(struct nvtxt_diags *e, const struct nvtxt_diag_config *cfg,
@@ -60,7 +50,8 @@ void diag_fixit(struct nvtxt_diag *d, const char *text);
 void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d);
 
 /*
- * Suppression comments (nvtxt(5), "Suppression comments"; src/diag/suppress.c).
+ * Suppression comments (nvtxt(5), "Suppression comments"; read and
+ * matched by src/diag/suppress.c, reported here).
  * diag_comment reads a comment line (text from its '#', len bytes; `at`
  * its place): "# nvtxtc-disable-next-line NAME[,NAME]..." silences those
  * warnings on the next instruction, "# nvtxtc-disable NAME[,NAME]..."
@@ -78,8 +69,6 @@ void diag_end(struct nvtxt_diags *e, struct nvtxt_diag *d);
 void diag_comment(struct nvtxt_diags *e, const char *text, size_t len, const struct nvtxt_loc *at);
 void diag_instruction(struct nvtxt_diags *e, uint32_t line);
 void diag_finish(struct nvtxt_diags *e);
-/* True (and the suppression marked used) when a suppression covers d: diag_end's filter. */
-bool diag_suppressed(struct nvtxt_diags *e, const struct nvtxt_diag *d);
 
 /*
  * Terminal columns of code point cp in an excerpt (display_width.c): 2

@@ -1,13 +1,13 @@
 /*
  * suppress.c - suppression comments (nvtxt(5), "Suppression comments";
- * diag.h, diag_comment): reading them, and the warnings about those that
- * name no warning, come too late or silence nothing.  The filter itself
- * is in diag_end.
+ * suppress.h): reading them, the filter diag_end applies (supp_covers), and
+ * the warnings about those that name no warning, come too late or silence
+ * nothing, told through the engine's report callback.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag_engine.h"
+#include "suppress.h"
 
 #define NEXT_LINE "nvtxtc-disable-next-line"
 #define FILE_WIDE "nvtxtc-disable"
@@ -23,9 +23,9 @@ static bool is_name_char(char c)
 	       c == '_';
 }
 
-static void add(struct nvtxt_diags *e, enum nvtxt_check_id check, uint32_t line, const struct nvtxt_loc *loc)
+static void add(struct supp_set *e, enum nvtxt_check_id check, uint32_t line, const struct nvtxt_loc *loc)
 {
-	/* a temporary (util.h): diag_finish holds it in a local while it reports */
+	/* a temporary (util.h): supp_finish holds it in a local while it reports */
 	if (e->nsupp == e->supp_cap) {
 		size_t cap = e->supp_cap ? 2 * e->supp_cap : 8;
 		e->supp = tmp_realloc(e->supp, cap * sizeof(*e->supp));
@@ -35,7 +35,8 @@ static void add(struct nvtxt_diags *e, enum nvtxt_check_id check, uint32_t line,
 }
 
 /* Reports a name that is not a warning's: unknown (with the nearest warning) or an error check. */
-static void bad_name(struct nvtxt_diags *e, const char *name, size_t len, const struct nvtxt_loc *loc)
+static void bad_name(const char *name, size_t len, const struct nvtxt_loc *loc, supp_report_fn *report,
+		     void *user)
 {
 	const char *names[NVTXT_CHECK_COUNT];
 	const char *near;
@@ -43,12 +44,11 @@ static void bad_name(struct nvtxt_diags *e, const char *name, size_t len, const 
 	bool unique;
 	char *s = tmp_strndup(name, len); /* freed by the guard if a report fails (util.h) */
 	int id = nvtxt_check_lookup(s);
-	struct nvtxt_diag *d;
 
 	if (id >= 0) {
-		diag_end(e, diag_begin(e, NVTXT_CHECK_UNKNOWN_SUPPRESSION, loc,
-				       "'%s' is an error check, and errors cannot be silenced: a suppression comment names warnings only",
-				       s));
+		report(user, NVTXT_CHECK_UNKNOWN_SUPPRESSION, loc, NULL,
+		       "'%s' is an error check, and errors cannot be silenced: a suppression comment names warnings only",
+		       s);
 		tmp_free(s);
 		return;
 	}
@@ -56,20 +56,17 @@ static void bad_name(struct nvtxt_diags *e, const char *name, size_t len, const 
 		if (nvtxt_check_get((enum nvtxt_check_id)i)->severity == NVTXT_SEV_WARNING)
 			names[n++] = nvtxt_check_get((enum nvtxt_check_id)i)->name;
 	near = suggest_unique(name, len, names, n, &unique);
-	if (near) {
-		d = diag_begin(e, NVTXT_CHECK_UNKNOWN_SUPPRESSION, loc,
-			       "unknown warning '%s' in a suppression comment; did you mean '%s'?", s, near);
-		if (unique)
-			diag_fixit(d, near);
-	} else {
-		d = diag_begin(e, NVTXT_CHECK_UNKNOWN_SUPPRESSION, loc,
-			       "unknown warning '%s' in a suppression comment (nvtxtc --list-checks names them)", s);
-	}
-	diag_end(e, d);
+	if (near)
+		report(user, NVTXT_CHECK_UNKNOWN_SUPPRESSION, loc, unique ? near : NULL,
+		       "unknown warning '%s' in a suppression comment; did you mean '%s'?", s, near);
+	else
+		report(user, NVTXT_CHECK_UNKNOWN_SUPPRESSION, loc, NULL,
+		       "unknown warning '%s' in a suppression comment (nvtxtc --list-checks names them)", s);
 	tmp_free(s);
 }
 
-void diag_comment(struct nvtxt_diags *e, const char *text, size_t len, const struct nvtxt_loc *at)
+void supp_comment(struct supp_set *e, const char *text, size_t len, const struct nvtxt_loc *at,
+		  supp_report_fn *report, void *user)
 {
 	size_t i = 1, start;
 	bool file_wide;
@@ -92,21 +89,21 @@ void diag_comment(struct nvtxt_diags *e, const char *text, size_t len, const str
 		if (i - start > 7 && memcmp(text + start, "nvtxtc-", 7) == 0) {
 			loc.col = at->col + (uint32_t)start;
 			loc.len = (uint32_t)(i - start);
-			diag_end(e, diag_begin(e, NVTXT_CHECK_UNKNOWN_SUPPRESSION, &loc,
+			report(user, NVTXT_CHECK_UNKNOWN_SUPPRESSION, &loc, NULL,
 					       "unknown suppression comment '%.*s': expected nvtxtc-disable-next-line or nvtxtc-disable",
-					       (int)(i - start), text + start));
+					       (int)(i - start), text + start);
 		}
 		return;
 	}
 	if (i < len && !is_blank(text[i]))
 		return; /* "# nvtxtc-disable-next-line." is prose */
-	line = file_wide ? 0 : UINT32_MAX; /* UINT32_MAX: bound by diag_instruction */
+	line = file_wide ? 0 : UINT32_MAX; /* UINT32_MAX: bound by supp_instruction */
 	if (file_wide && e->seen_instruction) {
 		loc.col = at->col + (uint32_t)start;
 		loc.len = (uint32_t)(i - start);
-		diag_end(e, diag_begin(e, NVTXT_CHECK_MISPLACED_SUPPRESSION, &loc,
+		report(user, NVTXT_CHECK_MISPLACED_SUPPRESSION, &loc, NULL,
 				       "'# nvtxtc-disable' must come before the first instruction of the file, where it covers the whole file; "
-				       "to silence one line, use '# nvtxtc-disable-next-line' before it"));
+				       "to silence one line, use '# nvtxtc-disable-next-line' before it");
 		return;
 	}
 	for (;;) {
@@ -125,7 +122,7 @@ void diag_comment(struct nvtxt_diags *e, const char *text, size_t len, const str
 			int id = nvtxt_check_lookup(name);
 			tmp_free(name);
 			if (id < 0 || nvtxt_check_get((enum nvtxt_check_id)id)->severity != NVTXT_SEV_WARNING)
-				bad_name(e, text + start, i - start, &loc);
+				bad_name(text + start, i - start, &loc, report, user);
 			else
 				add(e, (enum nvtxt_check_id)id, line, &loc);
 		}
@@ -133,13 +130,13 @@ void diag_comment(struct nvtxt_diags *e, const char *text, size_t len, const str
 	if (!named) {
 		loc.col = at->col;
 		loc.len = (uint32_t)len;
-		diag_end(e, diag_begin(e, NVTXT_CHECK_UNKNOWN_SUPPRESSION, &loc,
+		report(user, NVTXT_CHECK_UNKNOWN_SUPPRESSION, &loc, NULL,
 				       "the suppression comment names no warning: expected '%s NAME[,NAME]...'",
-				       file_wide ? "# " FILE_WIDE : "# " NEXT_LINE));
+				       file_wide ? "# " FILE_WIDE : "# " NEXT_LINE);
 	}
 }
 
-void diag_instruction(struct nvtxt_diags *e, uint32_t line)
+void supp_instruction(struct supp_set *e, uint32_t line)
 {
 	e->seen_instruction = true;
 	for (size_t i = e->supp_pending; i < e->nsupp; i++)
@@ -148,13 +145,13 @@ void diag_instruction(struct nvtxt_diags *e, uint32_t line)
 	e->supp_pending = e->nsupp;
 }
 
-bool diag_suppressed(struct nvtxt_diags *e, const struct nvtxt_diag *d)
+bool supp_covers(struct supp_set *e, enum nvtxt_check_id check, uint32_t line)
 {
-	if (!e->nsupp || nvtxt_check_get(d->check)->severity != NVTXT_SEV_WARNING)
+	if (!e->nsupp || nvtxt_check_get(check)->severity != NVTXT_SEV_WARNING)
 		return false;
 	for (size_t i = 0; i < e->nsupp; i++) {
 		struct nvtxt_suppression *s = &e->supp[i];
-		if (s->check == d->check && (s->line == 0 || (d->loc.line && s->line == d->loc.line))) {
+		if (s->check == check && (s->line == 0 || (line && s->line == line))) {
 			s->used = true;
 			return true;
 		}
@@ -162,19 +159,19 @@ bool diag_suppressed(struct nvtxt_diags *e, const struct nvtxt_diag *d)
 	return false;
 }
 
-void diag_finish(struct nvtxt_diags *e)
+void supp_finish(struct supp_set *e, const unsigned char *level, supp_report_fn *report, void *user)
 {
 	struct nvtxt_suppression *supp = e->supp;
 	size_t n = e->nsupp;
 
-	/* the reports below go through diag_end, which must not see the list any more */
+	/* the reports below go through the engine's filter, which must not see the list any more */
 	e->supp = NULL;
 	e->nsupp = e->supp_cap = e->supp_pending = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct nvtxt_suppression *s = &supp[i];
 		const char *name = nvtxt_check_get(s->check)->name;
 		bool used = s->used;
-		if (used || e->config->level[s->check] == NVTXT_LEVEL_OFF ||
+		if (used || level[s->check] == NVTXT_LEVEL_OFF ||
 		    s->check == NVTXT_CHECK_UNUSED_SUPPRESSION)
 			continue;
 		/* a file-wide suppression of unused-suppression covers these reports too */
@@ -183,16 +180,16 @@ void diag_finish(struct nvtxt_diags *e)
 		if (used)
 			continue;
 		if (s->line == 0)
-			diag_end(e, diag_begin(e, NVTXT_CHECK_UNUSED_SUPPRESSION, &s->loc,
+			report(user, NVTXT_CHECK_UNUSED_SUPPRESSION, &s->loc, NULL,
 					       "the suppression of '%s' silences nothing: this file has no %s warning",
-					       name, name));
+					       name, name);
 		else if (s->line == UINT32_MAX)
-			diag_end(e, diag_begin(e, NVTXT_CHECK_UNUSED_SUPPRESSION, &s->loc,
-					       "the suppression of '%s' silences nothing: no instruction follows it", name));
+			report(user, NVTXT_CHECK_UNUSED_SUPPRESSION, &s->loc, NULL,
+					       "the suppression of '%s' silences nothing: no instruction follows it", name);
 		else
-			diag_end(e, diag_begin(e, NVTXT_CHECK_UNUSED_SUPPRESSION, &s->loc,
+			report(user, NVTXT_CHECK_UNUSED_SUPPRESSION, &s->loc, NULL,
 					       "the suppression of '%s' silences nothing: the next instruction (line %u) has no %s warning",
-					       name, (unsigned)s->line, name));
+					       name, (unsigned)s->line, name);
 	}
 	tmp_free(supp);
 }

@@ -97,7 +97,7 @@ int nvtxt_payload_compile(struct nvtxt_payload_reader *r, const struct nvtxt_com
 		res->io_errno = sema_io_errno(run.sema);
 		sema_free(run.sema);
 	}
-	tmp_free(run.diags.supp);
+	tmp_free(run.diags.supp.supp);
 	if (failure)
 		guard_release(&run.guard);
 	else

@@ -470,7 +470,7 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 			res->io_errno = sema_io_errno(c.sema);
 		sema_free(c.sema);
 	}
-	tmp_free(c.diags.supp);
+	tmp_free(c.diags.supp.supp);
 	arena_free(&fe->arena);
 	free(fe->fast_values);
 	free(fe->fast_tokens);
