@@ -550,11 +550,10 @@ static json_t *range_json(const struct nvtxt_info *info, const struct range *r, 
 	return o;
 }
 
-json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
+/* "file" and "display_name", or "files" when there are several */
+static void files_json(const struct nvtxt_info *info, const char *file, json_t *o)
 {
-	json_t *o = must(json_object()), *by = must(json_object()), *arr;
-	struct thread *threads;
-	struct named *cats;
+	json_t *arr;
 
 	if (info->nfiles > 1) {
 		arr = must(json_array());
@@ -569,10 +568,11 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 		put(o, "file", str_or_null(file));
 		put(o, "display_name", str_or_null(info->nfiles ? info->displays[0] : NULL));
 	}
-	put(o, "events", json_integer((json_int_t)info->total));
-	for (int c = 0; c < NVTXT_CMD_COUNT; c++)
-		put(by, nvtxt_command_name((enum nvtxt_command)c), json_integer((json_int_t)info->by_command[c]));
-	put(o, "events_by_command", by);
+}
+
+static json_t *time_bases_json(const struct nvtxt_info *info)
+{
+	json_t *arr;
 
 	arr = must(json_array());
 	for (int tb = 0; tb < NVTXT_TB_COUNT; tb++) {
@@ -606,7 +606,13 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 		}
 		push(arr, t);
 	}
-	put(o, "time_bases", arr);
+	return arr;
+}
+
+static json_t *threads_json(const struct nvtxt_info *info)
+{
+	struct thread *threads;
+	json_t *arr;
 
 	threads = xmalloc((info->nthreads ? info->nthreads : 1) * sizeof *threads);
 	if (info->nthreads)
@@ -627,7 +633,13 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 		push(arr, j);
 	}
 	free(threads);
-	put(o, "threads", arr);
+	return arr;
+}
+
+static json_t *categories_json(const struct nvtxt_info *info)
+{
+	struct named *cats;
+	json_t *arr;
 
 	cats = xmalloc((info->ncats ? info->ncats : 1) * sizeof *cats);
 	if (info->ncats)
@@ -643,8 +655,21 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 		push(arr, j);
 	}
 	free(cats);
-	put(o, "categories", arr);
+	return arr;
+}
 
+json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
+{
+	json_t *o = must(json_object()), *by = must(json_object()), *arr;
+
+	files_json(info, file, o);
+	put(o, "events", json_integer((json_int_t)info->total));
+	for (int c = 0; c < NVTXT_CMD_COUNT; c++)
+		put(by, nvtxt_command_name((enum nvtxt_command)c), json_integer((json_int_t)info->by_command[c]));
+	put(o, "events_by_command", by);
+	put(o, "time_bases", time_bases_json(info));
+	put(o, "threads", threads_json(info));
+	put(o, "categories", categories_json(info));
 	arr = must(json_array());
 	for (size_t i = 0; i < info->nopen; i++)
 		push(arr, range_json(info, &info->open[i], true));

@@ -152,108 +152,139 @@ static void print_files(const json_t *o, const char *file, FILE *out)
 	}
 }
 
-int nvtxt_info_print(const struct nvtxt_info *info, const char *file, FILE *out)
+static void print_commands(json_t *o, FILE *out)
 {
-	json_t *o = nvtxt_info_json(info, file), *v;
+	static const char *const head[] = { "command", "events" };
+	static const bool right[] = { false, true };
+	struct table t = { 2, head, right, NULL, 0, 0 };
+	const char *key;
+	json_t *v;
+	char a[64];
+
+	json_object_foreach(json_object_get(o, "events_by_command"), key, v)
+		if (json_integer_value(v))
+			table_row(&t, key, cell(v, a, sizeof a));
+	if (t.nrows)
+		table_print(&t, out, "    ");
+	else
+		free(t.cells);
+}
+
+static void print_time_bases(json_t *o, FILE *out)
+{
+	static const char *const head[] = { "time base", "times", "first", "last", "first ns", "last ns" };
+	static const bool right[] = { false, true, true, true, true, true };
+	struct table t = { 6, head, right, NULL, 0, 0 };
+	json_t *v;
 	size_t i;
 	char a[64], b[64], c[64], d[64], e[64], f[64];
+
+	json_array_foreach(json_object_get(o, "time_bases"), i, v)
+		table_row(&t, cell(json_object_get(v, "name"), a, sizeof a),
+			  cell(json_object_get(v, "times"), b, sizeof b),
+			  cell(json_object_get(v, "first"), c, sizeof c),
+			  cell(json_object_get(v, "last"), d, sizeof d),
+			  cell(json_object_get(v, "first_ns"), e, sizeof e),
+			  cell(json_object_get(v, "last_ns"), f, sizeof f));
+	table_print(&t, out, "    ");
+}
+
+static void print_threads(json_t *o, FILE *out)
+{
+	static const char *const head[] = { "process", "name", "thread", "name", "events", "span",
+					    "max depth" };
+	static const bool right[] = { true, false, true, false, true, true, true };
+	struct table t = { 7, head, right, NULL, 0, 0 };
+	json_t *v;
+	size_t i;
+	char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
+
+	json_array_foreach(json_object_get(o, "threads"), i, v)
+		table_row(&t, cell(json_object_get(v, "process_id"), a, sizeof a),
+			  cell(json_object_get(v, "process_name"), b, sizeof b),
+			  cell(json_object_get(v, "thread_id"), c, sizeof c),
+			  cell(json_object_get(v, "thread_name"), d, sizeof d),
+			  cell(json_object_get(v, "events"), e, sizeof e),
+			  duration_cell(v, "span_ns", "span_ticks", g, sizeof g),
+			  cell(json_object_get(v, "max_push_depth"), h, sizeof h));
+	table_print(&t, out, "    ");
+}
+
+static void print_categories(json_t *o, FILE *out)
+{
+	static const char *const head[] = { "id", "name", "parent" };
+	static const bool right[] = { true, false, true };
+	struct table t = { 3, head, right, NULL, 0, 0 };
+	json_t *v;
+	size_t i;
+	char a[64], b[64], c[64];
+
+	json_array_foreach(json_object_get(o, "categories"), i, v)
+		table_row(&t, cell(json_object_get(v, "id"), a, sizeof a),
+			  cell(json_object_get(v, "name"), b, sizeof b),
+			  cell(json_object_get(v, "parent"), c, sizeof c));
+	table_print(&t, out, "    ");
+}
+
+static void print_open_ranges(json_t *o, FILE *out)
+{
+	static const char *const head[] = { "line", "process", "thread", "message" };
+	static const bool right[] = { true, true, true, false };
+	struct table t = { 4, head, right, NULL, 0, 0 };
+	json_t *v;
+	size_t i;
+	char b[64], c[64], d[64], e[64], place[PATH_MAX_SHOWN];
+
+	json_array_foreach(json_object_get(o, "open_ranges_first"), i, v)
+		table_row(&t, where(v, cell(json_object_get(v, "line"), e, sizeof e), place, sizeof place),
+			  cell(json_object_get(v, "process_id"), b, sizeof b),
+			  cell(json_object_get(v, "thread_id"), c, sizeof c),
+			  cell(json_object_get(v, "message"), d, sizeof d));
+	table_print(&t, out, "    ");
+}
+
+static void print_longest(json_t *o, FILE *out)
+{
+	static const char *const head[] = { "duration", "lines", "process", "thread", "message" };
+	static const bool right[] = { true, false, true, true, false };
+	struct table t = { 5, head, right, NULL, 0, 0 };
+	json_t *v;
+	size_t i;
+	char a[64], b[64], c[64], d[64], lines[48], place[PATH_MAX_SHOWN];
+
+	json_array_foreach(json_object_get(o, "longest_ranges"), i, v) {
+		snprintf(lines, sizeof lines, "%" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT,
+			 json_integer_value(json_object_get(v, "line")),
+			 json_integer_value(json_object_get(v, "end_line")));
+		table_row(&t, duration_cell(v, "duration_ns", "duration_ticks", a, sizeof a),
+			  where(v, lines, place, sizeof place),
+			  cell(json_object_get(v, "process_id"), b, sizeof b),
+			  cell(json_object_get(v, "thread_id"), c, sizeof c),
+			  cell(json_object_get(v, "message"), d, sizeof d));
+	}
+	table_print(&t, out, "    ");
+}
+
+int nvtxt_info_print(const struct nvtxt_info *info, const char *file, FILE *out)
+{
+	json_t *o = nvtxt_info_json(info, file);
+	char a[64];
 
 	errno = 0;
 	print_files(o, file, out);
 	fprintf(out, "  events: %s\n", cell(json_object_get(o, "events"), a, sizeof a));
-	{
-		static const char *const head[] = { "command", "events" };
-		static const bool right[] = { false, true };
-		struct table t = { 2, head, right, NULL, 0, 0 };
-		const char *key;
-
-		json_object_foreach(json_object_get(o, "events_by_command"), key, v)
-			if (json_integer_value(v))
-				table_row(&t, key, cell(v, a, sizeof a));
-		if (t.nrows)
-			table_print(&t, out, "    ");
-		else
-			free(t.cells);
-	}
+	print_commands(o, out);
 	fprintf(out, "\n  time bases:\n");
-	{
-		static const char *const head[] = { "time base", "times", "first", "last", "first ns", "last ns" };
-		static const bool right[] = { false, true, true, true, true, true };
-		struct table t = { 6, head, right, NULL, 0, 0 };
-
-		json_array_foreach(json_object_get(o, "time_bases"), i, v)
-			table_row(&t, cell(json_object_get(v, "name"), a, sizeof a),
-				  cell(json_object_get(v, "times"), b, sizeof b),
-				  cell(json_object_get(v, "first"), c, sizeof c),
-				  cell(json_object_get(v, "last"), d, sizeof d),
-				  cell(json_object_get(v, "first_ns"), e, sizeof e),
-				  cell(json_object_get(v, "last_ns"), f, sizeof f));
-		table_print(&t, out, "    ");
-	}
+	print_time_bases(o, out);
 	fprintf(out, "\n  threads:\n");
-	{
-		static const char *const head[] = { "process", "name", "thread", "name", "events", "span",
-						    "max depth" };
-		static const bool right[] = { true, false, true, false, true, true, true };
-		struct table t = { 7, head, right, NULL, 0, 0 };
-		char g[64], h[64];
-
-		json_array_foreach(json_object_get(o, "threads"), i, v)
-			table_row(&t, cell(json_object_get(v, "process_id"), a, sizeof a),
-				  cell(json_object_get(v, "process_name"), b, sizeof b),
-				  cell(json_object_get(v, "thread_id"), c, sizeof c),
-				  cell(json_object_get(v, "thread_name"), d, sizeof d),
-				  cell(json_object_get(v, "events"), e, sizeof e),
-				  duration_cell(v, "span_ns", "span_ticks", g, sizeof g),
-				  cell(json_object_get(v, "max_push_depth"), h, sizeof h));
-		table_print(&t, out, "    ");
-	}
+	print_threads(o, out);
 	fprintf(out, "\n  categories:\n");
-	{
-		static const char *const head[] = { "id", "name", "parent" };
-		static const bool right[] = { true, false, true };
-		struct table t = { 3, head, right, NULL, 0, 0 };
-
-		json_array_foreach(json_object_get(o, "categories"), i, v)
-			table_row(&t, cell(json_object_get(v, "id"), a, sizeof a),
-				  cell(json_object_get(v, "name"), b, sizeof b),
-				  cell(json_object_get(v, "parent"), c, sizeof c));
-		table_print(&t, out, "    ");
-	}
+	print_categories(o, out);
 	fprintf(out, "\n  open ranges: %s\n", cell(json_object_get(o, "open_ranges"), a, sizeof a));
-	if (json_array_size(json_object_get(o, "open_ranges_first"))) {
-		static const char *const head[] = { "line", "process", "thread", "message" };
-		static const bool right[] = { true, true, true, false };
-		struct table t = { 4, head, right, NULL, 0, 0 };
-
-		char place[PATH_MAX_SHOWN];
-
-		json_array_foreach(json_object_get(o, "open_ranges_first"), i, v)
-			table_row(&t, where(v, cell(json_object_get(v, "line"), e, sizeof e), place, sizeof place),
-				  cell(json_object_get(v, "process_id"), b, sizeof b),
-				  cell(json_object_get(v, "thread_id"), c, sizeof c),
-				  cell(json_object_get(v, "message"), d, sizeof d));
-		table_print(&t, out, "    ");
-	}
+	if (json_array_size(json_object_get(o, "open_ranges_first")))
+		print_open_ranges(o, out);
 	fprintf(out, "\n  longest ranges:\n");
-	{
-		static const char *const head[] = { "duration", "lines", "process", "thread", "message" };
-		static const bool right[] = { true, false, true, true, false };
-		struct table t = { 5, head, right, NULL, 0, 0 };
-		char lines[48], place[PATH_MAX_SHOWN];
-
-		json_array_foreach(json_object_get(o, "longest_ranges"), i, v) {
-			snprintf(lines, sizeof lines, "%" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT,
-				 json_integer_value(json_object_get(v, "line")),
-				 json_integer_value(json_object_get(v, "end_line")));
-			table_row(&t, duration_cell(v, "duration_ns", "duration_ticks", a, sizeof a),
-				  where(v, lines, place, sizeof place),
-				  cell(json_object_get(v, "process_id"), b, sizeof b),
-				  cell(json_object_get(v, "thread_id"), c, sizeof c),
-				  cell(json_object_get(v, "message"), d, sizeof d));
-		}
-		table_print(&t, out, "    ");
-	}
+	print_longest(o, out);
 	fprintf(out, "\n  distinct messages: %s\n", cell(json_object_get(o, "distinct_messages"), a, sizeof a));
 	json_decref(o);
 	if (ferror(out)) {
