@@ -1,0 +1,82 @@
+/*
+ * payload_reader.h - the payload reader's state, shared by payload_read.c
+ * (reading, the header, the order of sections, decompiling, the public
+ * interface) and payload_sections.c (the bodies of time domains, schemas
+ * and batches).  Private to src/payload.
+ */
+#ifndef NVTXT_PAYLOAD_READER_H
+#define NVTXT_PAYLOAD_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "payload.h"
+#include "payload_layout.h"
+
+#define PR_WINDOW PL_GROUP_EVENTS /* ordinals a batch may hold above `low` */
+/*
+ * Schemas: one per kind, TimeBase and widths of ProcessId and ThreadId at
+ * most.  Allocated once, never moved: batches in use point at them.
+ */
+#define PR_MAX_SCHEMAS (PL_K_COUNT * (PL_NO_TB + 1) * 4)
+
+struct nvtxt_payload_reader {
+	nvtxt_payload_read_fn read;
+	void *user;
+	const unsigned char *mem;  /* nvtxt_payload_open: the image */
+	size_t mem_size, mem_off;
+
+	unsigned char h[PL_HEADER_SIZE];
+	uint64_t file_size, nevents, nsections;
+	uint64_t off;              /* bytes read */
+	uint64_t nsec;             /* sections read */
+
+	struct pr_time_domain td[NVTXT_TB_COUNT];
+	size_t ntd;
+	bool td_used[NVTXT_TB_COUNT]; /* a schema of the TimeBase was read */
+	struct pr_schema *schemas;
+	size_t nschemas;           /* at most PR_MAX_SCHEMAS: every layout once */
+	int expect_tb;             /* after a time domain: its TimeBase, else -1 */
+	const struct pr_schema *expect_batch; /* after a schema: it */
+
+	/* ordinals: all below `low` are in batches read; bits[] marks those above */
+	uint64_t low;
+	uint64_t bits[PR_WINDOW / 64];
+
+	/* the flush group being read */
+	bool in_group;
+	uint64_t group;            /* groups begun */
+	uint64_t gn, gbytes;       /* records, and bytes as the writer counts them */
+	uint64_t gmax, gmax_bytes; /* its highest ordinal, and that record's bytes */
+	bool prev_full;            /* the group before reached a limit */
+	uint64_t prev_end;         /* file offset of the end of the group before */
+
+	uint64_t *dedup;           /* the batch's strings (flexData offsets), open addressing */
+	size_t dedup_cap;
+	struct pr_batch *spare;    /* a used batch whose buffer is kept */
+
+	char *display_name;        /* the last SetFileDisplayName so far */
+
+	bool ended, failed;
+	int io_errno;
+	char err[512];
+
+	struct pr_batch *active;   /* decompile: batches not used up, in file order */
+	uint64_t next;             /* decompile: the next ordinal to hand on */
+};
+
+/* Fails the file with "offset OFF: " and the message; returns -1.  Only the first failure is kept. */
+int pr_fail(struct nvtxt_payload_reader *r, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A failure that is not the file's: a read error or no memory (errno e); returns -1. */
+int pr_fail_io(struct nvtxt_payload_reader *r, int e);
+
+/* payload_sections.c: each checks a section's body of len bytes at file offset o; 0 or -1 (pr_fail). */
+int pr_time_domains(struct nvtxt_payload_reader *r, const unsigned char *p, uint64_t o);
+int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len, uint64_t o);
+/* A batch for a body of len bytes (the spare one when it is big enough); NULL with errno ENOMEM. */
+struct pr_batch *pr_batch_alloc(struct nvtxt_payload_reader *r, uint64_t len);
+int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, uint64_t o,
+	     uint32_t secflags);
+
+#endif
