@@ -468,14 +468,13 @@ void pr_batch_free(struct nvtxt_payload_reader *r, struct pr_batch *b)
 }
 
 /* Checks the batch whose body (len bytes at file offset o, flags of its section) is in b->body. */
-int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, uint64_t o,
-	     uint32_t secflags)
+/* The batch header: its schema (defined before it, and the one a new schema expects) and its page. */
+static int batch_header(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, uint64_t o,
+			uint32_t secflags, uint64_t *idp, struct pr_schema **sp)
 {
 	const unsigned char *body = b->body;
 	struct pr_schema *s = NULL;
-	uint64_t id, size, eoff, foff, cursor = 1, prev = 0, group_bytes = 0;
-	size_t nstr = 0;
-	bool unsorted = false;
+	uint64_t id, size, eoff, foff;
 
 	if (r->expect_tb >= 0)
 		return pr_fail(r, o - PL_SECTION_HEADER_SIZE, "expected a schema of %s right after "
@@ -484,7 +483,7 @@ int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, u
 	if (len < PL_BATCH_HEADER_SIZE)
 		return pr_fail(r, o, "batch: expected at least %u bytes, found %" PRIu64,
 			       PL_BATCH_HEADER_SIZE, len);
-	id = pl_get64(body);
+	id = *idp = pl_get64(body);
 	if (id - PL_SCHEMA_ID_STATIC_START < r->nschemas)
 		s = &r->schemas[id - PL_SCHEMA_ID_STATIC_START];
 	if (!s)
@@ -495,7 +494,7 @@ int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, u
 			       "that schema, found one of schema %" PRIu64, r->expect_batch->id,
 			       r->expect_batch->name, id);
 	r->expect_batch = NULL;
-	b->s = s;
+	b->s = *sp = s;
 	size = pl_get64(body + 8);
 	eoff = pl_get64(body + 16);
 	foff = pl_get64(body + 40);
@@ -535,7 +534,12 @@ int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, u
 	b->group_end = secflags & PL_SEC_GROUP_END;
 	b->cur = 0;
 	b->next = NULL;
-	/* the flush group */
+	return 0;
+}
+
+/* The flush group the batch belongs to: a new one begins unless one is open; one batch per schema in it. */
+static int batch_group(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t o, uint64_t id)
+{
 	if (!r->in_group) {
 		if (r->group && !r->prev_full)
 			return pr_fail(r, r->prev_end, "expected the flush group that ends here to be "
@@ -550,69 +554,89 @@ int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, u
 		return pr_fail(r, o, "batch of schema %" PRIu64 ": expected one batch per schema in "
 			       "a flush group, found a second one", id);
 	s->group = r->group;
-	if (r->dedup_cap)
-		memset(r->dedup, 0, r->dedup_cap * sizeof *r->dedup);
-	for (uint64_t i = 0; i < b->nev; i++) {
-		const unsigned char *rec = b->events + i * s->l.stride;
-		uint64_t ro = b->events_off + i * s->l.stride;
-		uint64_t ord = pr_field(s, rec, PL_R_ORDINAL), oo = ro + s->roff[PL_R_ORDINAL];
-		uint64_t bytes;
+	return 0;
+}
 
-		if (ord >= r->nevents)
-			return pr_fail(r, oo, "expected an ordinal below %" PRIu64 " (the header's "
-				       "count), found %" PRIu64, r->nevents, ord);
-		if (i == 0 && ord != r->low)
-			return pr_fail(r, oo, "batch of schema %" PRIu64 ": expected its first record "
-				       "to have ordinal %" PRIu64 ", the lowest that no earlier batch "
-				       "holds, found %" PRIu64, id, r->low, ord);
-		if (i > 0 && ord <= prev)
-			return pr_fail(r, oo, "expected ordinals that grow from record to record of "
-				       "a batch, found %" PRIu64 " after %" PRIu64, ord, prev);
-		if (ord < r->low || bit_get(r, ord))
-			return pr_fail(r, oo, "expected ordinal %" PRIu64 " once, found it again", ord);
-		if (ord - r->low >= PR_WINDOW)
-			return pr_fail(r, oo, "expected an ordinal below %" PRIu64 " (within a flush "
-				       "group of %u records of %" PRIu64 ", the lowest not in an "
-				       "earlier batch), found %" PRIu64, r->low + PR_WINDOW,
-				       PL_GROUP_EVENTS, r->low, ord);
-		if (pr_record(r, b, rec, ro, &cursor, &nstr, &bytes))
-			return -1;
-		if (i && pl_kind_timed(s->l.kind) &&
-		    pr_first_time(s, rec) < pr_first_time(s, rec - s->l.stride))
-			unsorted = true;
-		bit_flip(r, ord);
-		prev = ord;
-		group_bytes += bytes;
-		if (r->gn == 0 || ord > r->gmax) {
-			r->gmax = ord;
-			r->gmax_bytes = bytes;
-		}
-		r->gn++;
-		if (s->l.kind == PL_K_SET_FILE_DISPLAY_NAME) {
-			const char *nm = (const char *)b->flex + pr_field(s, rec, PL_R_NAME);
-			size_t nmlen = strlen(nm) + 1;
-			char *copy = try_malloc(nmlen);
-			if (!copy)
-				return pr_fail_io(r, ENOMEM);
-			memcpy(copy, nm, nmlen);
-			free(r->display_name);
-			r->display_name = copy;
-		}
+/* What the records of one batch add up to (pr_batch). */
+struct batch_walk {
+	uint64_t cursor;       /* flexData used so far */
+	uint64_t prev;         /* the ordinal of the record before */
+	uint64_t group_bytes;  /* bytes of the batch's records and strings */
+	size_t nstr;
+	bool unsorted;
+};
+
+/* Record i of batch b (schema id): its ordinal, its fields and strings, the group's counts. */
+static int batch_record(struct nvtxt_payload_reader *r, const struct pr_batch *b, uint64_t i, uint64_t id,
+			struct batch_walk *w)
+{
+	const struct pr_schema *s = b->s;
+	const unsigned char *rec = b->events + i * s->l.stride;
+	uint64_t ro = b->events_off + i * s->l.stride;
+	uint64_t ord = pr_field(s, rec, PL_R_ORDINAL), oo = ro + s->roff[PL_R_ORDINAL];
+	uint64_t bytes;
+
+	if (ord >= r->nevents)
+		return pr_fail(r, oo, "expected an ordinal below %" PRIu64 " (the header's "
+			       "count), found %" PRIu64, r->nevents, ord);
+	if (i == 0 && ord != r->low)
+		return pr_fail(r, oo, "batch of schema %" PRIu64 ": expected its first record "
+			       "to have ordinal %" PRIu64 ", the lowest that no earlier batch "
+			       "holds, found %" PRIu64, id, r->low, ord);
+	if (i > 0 && ord <= w->prev)
+		return pr_fail(r, oo, "expected ordinals that grow from record to record of "
+			       "a batch, found %" PRIu64 " after %" PRIu64, ord, w->prev);
+	if (ord < r->low || bit_get(r, ord))
+		return pr_fail(r, oo, "expected ordinal %" PRIu64 " once, found it again", ord);
+	if (ord - r->low >= PR_WINDOW)
+		return pr_fail(r, oo, "expected an ordinal below %" PRIu64 " (within a flush "
+			       "group of %u records of %" PRIu64 ", the lowest not in an "
+			       "earlier batch), found %" PRIu64, r->low + PR_WINDOW,
+			       PL_GROUP_EVENTS, r->low, ord);
+	if (pr_record(r, b, rec, ro, &w->cursor, &w->nstr, &bytes))
+		return -1;
+	if (i && pl_kind_timed(s->l.kind) &&
+	    pr_first_time(s, rec) < pr_first_time(s, rec - s->l.stride))
+		w->unsorted = true;
+	bit_flip(r, ord);
+	w->prev = ord;
+	w->group_bytes += bytes;
+	if (r->gn == 0 || ord > r->gmax) {
+		r->gmax = ord;
+		r->gmax_bytes = bytes;
 	}
-	if (cursor != b->flex_size)
-		return pr_fail(r, b->flex_off + cursor, "batch of schema %" PRIu64 ": expected "
+	r->gn++;
+	if (s->l.kind == PL_K_SET_FILE_DISPLAY_NAME) {
+		const char *nm = (const char *)b->flex + pr_field(s, rec, PL_R_NAME);
+		size_t nmlen = strlen(nm) + 1;
+		char *copy = try_malloc(nmlen);
+		if (!copy)
+			return pr_fail_io(r, ENOMEM);
+		memcpy(copy, nm, nmlen);
+		free(r->display_name);
+		r->display_name = copy;
+	}
+	return 0;
+}
+
+/* After the records: flexData used up, the flags, the window, the group's limits and its end. */
+static int batch_end(struct nvtxt_payload_reader *r, const struct pr_batch *b, uint64_t len, uint64_t o,
+		     uint64_t id, const struct batch_walk *w)
+{
+	if (w->cursor != b->flex_size)
+		return pr_fail(r, b->flex_off + w->cursor, "batch of schema %" PRIu64 ": expected "
 			       "flexData to end after the last string a record uses, found %" PRIu64
-			       " more bytes", id, b->flex_size - cursor);
-	if (b->flags != (unsorted ? PL_BATCH_UNSORTED : PL_BATCH_TIME_SORTED))
+			       " more bytes", id, b->flex_size - w->cursor);
+	if (b->flags != (w->unsorted ? PL_BATCH_UNSORTED : PL_BATCH_TIME_SORTED))
 		return pr_fail(r, o + 32, "batch of schema %" PRIu64 ": expected flags %s (its "
 			       "events are %sin the order of their first timestamp), found 0x%" PRIx64,
-			       id, unsorted ? "UNSORTED = 6" : "TIME_SORTED = 0", unsorted ? "not " : "",
+			       id, w->unsorted ? "UNSORTED = 6" : "TIME_SORTED = 0", w->unsorted ? "not " : "",
 			       b->flags);
 	while (r->low < r->nevents && bit_get(r, r->low)) {
 		bit_flip(r, r->low);
 		r->low++;
 	}
-	r->gbytes += group_bytes;
+	r->gbytes += w->group_bytes;
 	if (r->gn > PL_GROUP_EVENTS || r->gbytes - r->gmax_bytes >= PL_GROUP_BYTES)
 		return pr_fail(r, o, "batch of schema %" PRIu64 ": expected its flush group (the "
 			       "batches since the last group end) to hold at most %u records, and "
@@ -630,4 +654,21 @@ int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, u
 		r->prev_end = o + len;
 	}
 	return 0;
+}
+
+int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, uint64_t o,
+	     uint32_t secflags)
+{
+	struct batch_walk w = { .cursor = 1 };
+	struct pr_schema *s = NULL;
+	uint64_t id = 0;
+
+	if (batch_header(r, b, len, o, secflags, &id, &s) || batch_group(r, s, o, id))
+		return -1;
+	if (r->dedup_cap)
+		memset(r->dedup, 0, r->dedup_cap * sizeof *r->dedup);
+	for (uint64_t i = 0; i < b->nev; i++)
+		if (batch_record(r, b, i, id, &w))
+			return -1;
+	return batch_end(r, b, len, o, id, &w);
 }
