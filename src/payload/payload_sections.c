@@ -129,13 +129,14 @@ int pr_time_domains(struct nvtxt_payload_reader *r, const unsigned char *p, uint
 }
 
 /* Checks the schema whose body (len bytes at file offset o) is in s->body. */
-int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len, uint64_t o)
+/* The schema's attributes up to its name, "<command> <TimeBase>" or "<naming command>": its kind and TimeBase. */
+static int schema_name(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len, uint64_t o,
+		       enum pl_kind *kindp, int *tbp, const char **namep)
 {
 	const unsigned char *body = s->body;
-	unsigned char want[PL_SCHEMA_BODY_MAX];
-	uint64_t v, nent, eoff, id_want = PL_SCHEMA_ID_STATIC_START + r->nschemas;
+	uint64_t v, id_want = PL_SCHEMA_ID_STATIC_START + r->nschemas;
 	const char *name, *sp;
-	size_t klen, wlen;
+	size_t klen;
 	enum pl_kind kind = PL_K_COUNT;
 	int tb = PL_NO_TB;
 
@@ -171,28 +172,16 @@ int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len,
 			       s->id, name);
 	pl_layout_init(&s->l, kind, false, false);
 	s->tb = (unsigned)tb;
-	if ((v = pl_get64(body + 24)) != s->l.schema_flags)
-		return pr_fail(r, o + 24, "schema %" PRIu64 " (%s): expected flags 0x%x, "
-			       "found 0x%" PRIx64, s->id, name, s->l.schema_flags, v);
-	eoff = pl_get64(body + 32);
-	nent = pl_get64(body + 40);
-	if (eoff != PL_SCHEMA_ATTR_SIZE)
-		return pr_fail(r, o + 32, "schema %" PRIu64 " (%s): expected the entries at %u, "
-			       "found %" PRIu64, s->id, name, PL_SCHEMA_ATTR_SIZE, eoff);
-	if (nent != s->l.n || nent > (len - eoff) / PL_SCHEMA_ENTRY_SIZE)
-		return pr_fail(r, o + 40, "schema %" PRIu64 " (%s): expected %zu entries inside "
-			       "its %" PRIu64 " bytes, found %" PRIu64, s->id, name, s->l.n, len, nent);
-	s->entries = body + eoff;
-	/* The widths of ProcessId and ThreadId are the schema's choice. */
-	if (s->l.at[PL_R_PID] >= 0 &&
-	    pl_get64(s->entries + (size_t)s->l.at[PL_R_PID] * PL_SCHEMA_ENTRY_SIZE + 8) ==
-	    PL_T_PID_UINT64)
-		s->l.pid64 = true;
-	if (s->l.at[PL_R_TID] >= 0 &&
-	    pl_get64(s->entries + (size_t)s->l.at[PL_R_TID] * PL_SCHEMA_ENTRY_SIZE + 8) ==
-	    PL_T_TID_UINT64)
-		s->l.tid64 = true;
-	pl_layout_init(&s->l, kind, s->l.pid64, s->l.tid64);
+	*kindp = kind;
+	*tbp = tb;
+	*namep = name;
+	return 0;
+}
+
+/* A timed schema's time domain: defined before it, and right before the first schema that uses it. */
+static int schema_time_domain(struct nvtxt_payload_reader *r, const struct pr_schema *s, uint64_t o,
+			      enum pl_kind kind, int tb, const char *name)
+{
 	if (pl_kind_timed(kind)) {
 		bool have = false;
 		for (size_t j = 0; j < r->ntd; j++)
@@ -211,6 +200,15 @@ int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len,
 		return pr_fail(r, o - PL_SECTION_HEADER_SIZE, "expected a schema of %s right after its "
 			       "time domain, found schema %" PRIu64 " (%s)",
 			       nvtxt_timebase_name((enum nvtxt_timebase)r->expect_tb), s->id, name);
+	return 0;
+}
+
+/* Each entry of the schema (at eoff in its body): the layout's, field by field. */
+static int schema_entries(struct nvtxt_payload_reader *r, const struct pr_schema *s, uint64_t len,
+			  uint64_t o, uint64_t eoff, int tb, const char *name)
+{
+	const unsigned char *body = s->body;
+
 	for (size_t i = 0; i < s->l.n; i++) {
 		const struct pl_entry *e = &s->l.e[i];
 		const unsigned char *p = s->entries + i * PL_SCHEMA_ENTRY_SIZE;
@@ -235,6 +233,18 @@ int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len,
 				       pl_get64(p + 40), pl_get64(p + 48), pl_get64(p + 32),
 				       pl_get64(p + 56));
 	}
+	return 0;
+}
+
+/* The rest of the schema: its size, packing, a layout not seen before, and the bytes nvtxtc writes. */
+static int schema_rest(struct nvtxt_payload_reader *r, const struct pr_schema *s, uint64_t len,
+		       uint64_t o, const char *name)
+{
+	const unsigned char *body = s->body;
+	unsigned char want[PL_SCHEMA_BODY_MAX];
+	uint64_t v;
+	size_t wlen;
+
 	if ((v = pl_get64(body + 48)) != s->l.stride)
 		return pr_fail(r, o + 48, "schema %" PRIu64 " (%s): expected static size "
 			       "%u, found %" PRIu64, s->id, name, s->l.stride, v);
@@ -258,7 +268,12 @@ int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len,
 				       : "another byte", i,
 				       i < wlen && i < len && i >= PL_SCHEMA_ATTR_SIZE + s->l.n *
 				       PL_SCHEMA_ENTRY_SIZE ? " (its strings)" : "");
-	s->name = name;
+	return 0;
+}
+
+/* What the batches read from a checked schema: each role's offset and size, the padding words. */
+static void schema_derive(struct pr_schema *s)
+{
 	for (size_t i = 0; i < s->l.n; i++) {
 		const struct pl_entry *e = &s->l.e[i];
 		s->roff[e->role] = (uint16_t)e->offset;
@@ -272,6 +287,45 @@ int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len,
 		if (!covered)
 			s->pad_words |= UINT32_C(1) << (k / 4);
 	}
+}
+
+int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len, uint64_t o)
+{
+	const unsigned char *body = s->body;
+	uint64_t v, nent, eoff;
+	const char *name = NULL;
+	enum pl_kind kind = PL_K_COUNT;
+	int tb = PL_NO_TB;
+
+	if (schema_name(r, s, len, o, &kind, &tb, &name))
+		return -1;
+	if ((v = pl_get64(body + 24)) != s->l.schema_flags)
+		return pr_fail(r, o + 24, "schema %" PRIu64 " (%s): expected flags 0x%x, "
+			       "found 0x%" PRIx64, s->id, name, s->l.schema_flags, v);
+	eoff = pl_get64(body + 32);
+	nent = pl_get64(body + 40);
+	if (eoff != PL_SCHEMA_ATTR_SIZE)
+		return pr_fail(r, o + 32, "schema %" PRIu64 " (%s): expected the entries at %u, "
+			       "found %" PRIu64, s->id, name, PL_SCHEMA_ATTR_SIZE, eoff);
+	if (nent != s->l.n || nent > (len - eoff) / PL_SCHEMA_ENTRY_SIZE)
+		return pr_fail(r, o + 40, "schema %" PRIu64 " (%s): expected %zu entries inside "
+			       "its %" PRIu64 " bytes, found %" PRIu64, s->id, name, s->l.n, len, nent);
+	s->entries = body + eoff;
+	/* The widths of ProcessId and ThreadId are the schema's choice. */
+	if (s->l.at[PL_R_PID] >= 0 &&
+	    pl_get64(s->entries + (size_t)s->l.at[PL_R_PID] * PL_SCHEMA_ENTRY_SIZE + 8) ==
+	    PL_T_PID_UINT64)
+		s->l.pid64 = true;
+	if (s->l.at[PL_R_TID] >= 0 &&
+	    pl_get64(s->entries + (size_t)s->l.at[PL_R_TID] * PL_SCHEMA_ENTRY_SIZE + 8) ==
+	    PL_T_TID_UINT64)
+		s->l.tid64 = true;
+	pl_layout_init(&s->l, kind, s->l.pid64, s->l.tid64);
+	if (schema_time_domain(r, s, o, kind, tb, name) || schema_entries(r, s, len, o, eoff, tb, name) ||
+	    schema_rest(r, s, len, o, name))
+		return -1;
+	s->name = name;
+	schema_derive(s);
 	if (pl_kind_timed(kind))
 		r->td_used[tb] = true;
 	r->expect_tb = -1;
