@@ -203,11 +203,83 @@ static enum pr_item pr_end(struct nvtxt_payload_reader *r)
 	return PR_END;
 }
 
-enum pr_item pr_next(struct nvtxt_payload_reader *r, struct pr_batch **bp)
+/* The next section's header: a known type and flags, inside the file, one more than counted. */
+static int section_header(struct nvtxt_payload_reader *r, uint64_t *typep, uint32_t *flagsp, uint64_t *lenp,
+			  uint64_t *padp, uint64_t *op)
 {
-	unsigned char sh[PL_SECTION_HEADER_SIZE], tdbuf[PL_TIME_DOMAIN_SIZE];
+	unsigned char sh[PL_SECTION_HEADER_SIZE];
 	uint64_t type, len, pad, left, o;
 	uint32_t flags;
+
+	o = *op = r->off;
+	left = r->file_size - o;
+	if (left < PL_SECTION_HEADER_SIZE)
+		return pr_fail(r, o, "expected a %u-byte section header, found %" PRIu64 " bytes "
+			       "before the end of the file (the header's size)",
+			       PL_SECTION_HEADER_SIZE, left);
+	if (pr_read_exact(r, sh, sizeof sh))
+		return -1;
+	type = *typep = pl_get32(sh);
+	flags = *flagsp = pl_get32(sh + 4);
+	len = *lenp = pl_get64(sh + 8);
+	if (type < PL_SEC_TIME_DOMAINS || type > PL_SEC_BATCH ||
+	    (flags & ~(type == PL_SEC_BATCH ? PL_SEC_GROUP_END : 0u)))
+		return pr_fail(r, o, "expected a section of type 1, 2 or 3 with flags 0 (1 or 0 for "
+			       "a batch), found type %" PRIu64 ", flags 0x%" PRIx32, type, flags);
+	pad = *padp = -len & 7;
+	left -= PL_SECTION_HEADER_SIZE;
+	if (len > left || pad > left - len)
+		return pr_fail(r, o + 8, "expected a section inside the file (%" PRIu64 " bytes "
+			       "left), found %" PRIu64 " bytes and %" PRIu64 " of padding", left, len,
+			       pad);
+	if (type == PL_SEC_SCHEMA && len > PL_SCHEMA_BODY_MAX)
+		return pr_fail(r, o + 8, "schema: expected at most %u bytes, found %" PRIu64,
+			       PL_SCHEMA_BODY_MAX, len);
+	if (++r->nsec > r->nsections)
+		return pr_fail(r, o, "expected %" PRIu64 " sections (the header's count), found "
+			       "another", r->nsections);
+	return 0;
+}
+
+/* Where the section's body goes: a batch, the next schema, or the time domain buffer td. */
+static unsigned char *section_buffer(struct nvtxt_payload_reader *r, uint64_t type, uint64_t len, uint64_t pad,
+				     uint64_t o, unsigned char *tdbuf, struct pr_batch **bp, struct pr_schema **sp)
+{
+	struct pr_batch *b;
+	struct pr_schema *s;
+
+	if (type == PL_SEC_BATCH) {
+		b = pr_batch_alloc(r, len + pad);
+		if (!b)
+			return pr_fail_io(r, ENOMEM), NULL;
+		*bp = b;
+		return b->body;
+	}
+	if (type == PL_SEC_SCHEMA) {
+		if (r->nschemas == PR_MAX_SCHEMAS)
+			return pr_fail(r, o, "expected at most %d schemas (one per command, TimeBase "
+				       "and widths), found another", PR_MAX_SCHEMAS), NULL;
+		if (!r->schemas && !(r->schemas = try_calloc(PR_MAX_SCHEMAS, sizeof *r->schemas)))
+			return pr_fail_io(r, ENOMEM), NULL;
+		s = &r->schemas[r->nschemas];
+		memset(s, 0, sizeof *s);
+		s->body = try_malloc(len + pad + 1);
+		if (!s->body)
+			return pr_fail_io(r, ENOMEM), NULL;
+		*sp = s;
+		return s->body;
+	}
+	if (len != PL_TIME_DOMAIN_SIZE)
+		return pr_fail(r, o + 8, "time domains: expected one record of %u bytes, found %"
+			       PRIu64 " bytes", PL_TIME_DOMAIN_SIZE, len), NULL;
+	return tdbuf; /* len is a multiple of 8: no padding */
+}
+
+enum pr_item pr_next(struct nvtxt_payload_reader *r, struct pr_batch **bp)
+{
+	unsigned char tdbuf[PL_TIME_DOMAIN_SIZE];
+	uint64_t type = 0, len = 0, pad = 0, o = 0;
+	uint32_t flags = 0;
 	unsigned char *body;
 	struct pr_batch *b = NULL;
 	struct pr_schema *s = NULL;
@@ -219,57 +291,11 @@ enum pr_item pr_next(struct nvtxt_payload_reader *r, struct pr_batch **bp)
 		return PR_END;
 	if (r->off == r->file_size)
 		return pr_end(r);
-	o = r->off;
-	left = r->file_size - o;
-	if (left < PL_SECTION_HEADER_SIZE)
-		return pr_fail(r, o, "expected a %u-byte section header, found %" PRIu64 " bytes "
-			       "before the end of the file (the header's size)",
-			       PL_SECTION_HEADER_SIZE, left), PR_ERROR;
-	if (pr_read_exact(r, sh, sizeof sh))
+	if (section_header(r, &type, &flags, &len, &pad, &o))
 		return PR_ERROR;
-	type = pl_get32(sh);
-	flags = pl_get32(sh + 4);
-	len = pl_get64(sh + 8);
-	if (type < PL_SEC_TIME_DOMAINS || type > PL_SEC_BATCH ||
-	    (flags & ~(type == PL_SEC_BATCH ? PL_SEC_GROUP_END : 0u)))
-		return pr_fail(r, o, "expected a section of type 1, 2 or 3 with flags 0 (1 or 0 for "
-			       "a batch), found type %" PRIu64 ", flags 0x%" PRIx32, type, flags),
-		       PR_ERROR;
-	pad = -len & 7;
-	left -= PL_SECTION_HEADER_SIZE;
-	if (len > left || pad > left - len)
-		return pr_fail(r, o + 8, "expected a section inside the file (%" PRIu64 " bytes "
-			       "left), found %" PRIu64 " bytes and %" PRIu64 " of padding", left, len,
-			       pad), PR_ERROR;
-	if (type == PL_SEC_SCHEMA && len > PL_SCHEMA_BODY_MAX)
-		return pr_fail(r, o + 8, "schema: expected at most %u bytes, found %" PRIu64,
-			       PL_SCHEMA_BODY_MAX, len), PR_ERROR;
-	if (++r->nsec > r->nsections)
-		return pr_fail(r, o, "expected %" PRIu64 " sections (the header's count), found "
-			       "another", r->nsections), PR_ERROR;
-	if (type == PL_SEC_BATCH) {
-		b = pr_batch_alloc(r, len + pad);
-		if (!b)
-			return pr_fail_io(r, ENOMEM), PR_ERROR;
-		body = b->body;
-	} else if (type == PL_SEC_SCHEMA) {
-		if (r->nschemas == PR_MAX_SCHEMAS)
-			return pr_fail(r, o, "expected at most %d schemas (one per command, TimeBase "
-				       "and widths), found another", PR_MAX_SCHEMAS), PR_ERROR;
-		if (!r->schemas && !(r->schemas = try_calloc(PR_MAX_SCHEMAS, sizeof *r->schemas)))
-			return pr_fail_io(r, ENOMEM), PR_ERROR;
-		s = &r->schemas[r->nschemas];
-		memset(s, 0, sizeof *s);
-		s->body = try_malloc(len + pad + 1);
-		if (!s->body)
-			return pr_fail_io(r, ENOMEM), PR_ERROR;
-		body = s->body;
-	} else {
-		if (len != PL_TIME_DOMAIN_SIZE)
-			return pr_fail(r, o + 8, "time domains: expected one record of %u bytes, found %"
-				       PRIu64 " bytes", PL_TIME_DOMAIN_SIZE, len), PR_ERROR;
-		body = tdbuf; /* len is a multiple of 8: no padding */
-	}
+	body = section_buffer(r, type, len, pad, o, tdbuf, &b, &s);
+	if (!body)
+		return PR_ERROR;
 	if (pr_read_exact(r, body, (size_t)(len + pad)))
 		goto bad;
 	for (uint64_t i = 0; i < pad; i++)
