@@ -87,6 +87,7 @@ struct conv_error {
 
 struct nvtxt_chrome {
 	struct nvtxt_trace_writer *w;
+	bool shared;                /* w is the merged document's (nvtxt_chrome_new_shared) */
 	struct nvtxt_tconv tc;
 
 	struct thread_time *threads;
@@ -114,11 +115,22 @@ struct nvtxt_chrome *nvtxt_chrome_new(FILE *out, const struct nvtxt_tconv *tc)
 	return c;
 }
 
+struct nvtxt_chrome *nvtxt_chrome_new_shared(struct nvtxt_trace_writer *w, const struct nvtxt_tconv *tc)
+{
+	struct nvtxt_chrome *c = xcalloc(1, sizeof *c);
+
+	c->w = w;
+	c->shared = true;
+	c->tc = *tc;
+	return c;
+}
+
 void nvtxt_chrome_free(struct nvtxt_chrome *c)
 {
 	if (!c)
 		return;
-	nvtxt_trace_writer_free(c->w);
+	if (!c->shared)
+		nvtxt_trace_writer_free(c->w);
 	for (size_t i = 0; i < c->ncats; i++) {
 		free(c->cats[i].name);
 		free(c->cats[i].path);
@@ -146,6 +158,11 @@ void nvtxt_chrome_free(struct nvtxt_chrome *c)
 struct nvtxt_trace_writer *nvtxt_chrome_writer(struct nvtxt_chrome *c)
 {
 	return c->w;
+}
+
+const char *nvtxt_chrome_display_name(const struct nvtxt_chrome *c)
+{
+	return c->display_name;
 }
 
 size_t nvtxt_chrome_errors(const struct nvtxt_chrome *c)
@@ -545,16 +562,22 @@ static int close_open_pushes(struct nvtxt_chrome *c)
 	return 0;
 }
 
-/* The end: the open pushes' ranges, then ],"otherData":{...}}; EDOM after conversion errors. */
+/*
+ * The end: the open pushes' ranges, then ],"otherData":{...}} (not for a
+ * shared writer: the merged document's owner ends it); EDOM after
+ * conversion errors.
+ */
 static int chrome_finish(void *user)
 {
 	struct nvtxt_chrome *c = user;
-	struct nvtxt_trace_other other = { { 0 } };
+	struct nvtxt_trace_other other = { .nfiles = 0 };
 
 	if (c->nerrors) {
 		errno = EDOM;
 		return -1;
 	}
+	if (c->shared)
+		return close_open_pushes(c);
 	if (nvtxt_trace_writer_begin(c->w) != 0 || close_open_pushes(c) != 0)
 		return -1;
 	if (c->display_name)

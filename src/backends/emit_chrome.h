@@ -32,6 +32,22 @@ struct nvtxt_chrome;
 struct nvtxt_chrome *nvtxt_chrome_new(FILE *out, const struct nvtxt_tconv *tc);
 void nvtxt_chrome_free(struct nvtxt_chrome *c);
 
+struct nvtxt_trace_writer;
+
+/*
+ * An exporter of one file of a merged document (nvtxtc --emit=chrome
+ * FILE..., nvtxtc(1) CHROME TRACE EVENTS): its events go into `w`, which
+ * the caller owns, has begun (nvtxt_trace_writer_begin) and ends after
+ * the last file (nvtxt_trace_writer_end), so that every file shares one
+ * origin and one sequence of async ids.  Its `finish` writes the ranges
+ * of the pushes left open and returns, without ending the document.
+ * nvtxt_chrome_free leaves `w` alone.  Never returns NULL.
+ */
+struct nvtxt_chrome *nvtxt_chrome_new_shared(struct nvtxt_trace_writer *w, const struct nvtxt_tconv *tc);
+
+/* The file's SetFileDisplayName (the last one), or NULL; valid until nvtxt_chrome_free. */
+const char *nvtxt_chrome_display_name(const struct nvtxt_chrome *c);
+
 /*
  * The back end.  `event` and `finish` return -1 with errno set: the
  * write's error (EIO when the stream has its error flag without errno).

@@ -398,6 +398,25 @@ int nvtxt_trace_writer_event(struct nvtxt_trace_writer *w, const struct nvtxt_tr
 	return status(w);
 }
 
+/* "files":[{"file":...,"display_name":...},...] of a merged document */
+static void put_files(struct nvtxt_trace_writer *w, const struct nvtxt_trace_file *f, size_t n)
+{
+	PUT_LIT(w, ",\"files\":[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			PUT_LIT(w, ",");
+		PUT_LIT(w, "{\"file\":");
+		put_string(w, f[i].file.ptr, f[i].file.len);
+		PUT_LIT(w, ",\"display_name\":");
+		if (f[i].display_name.ptr)
+			put_string(w, f[i].display_name.ptr, f[i].display_name.len);
+		else
+			PUT_LIT(w, "null");
+		PUT_LIT(w, "}");
+	}
+	PUT_LIT(w, "]");
+}
+
 int nvtxt_trace_writer_end(struct nvtxt_trace_writer *w, const struct nvtxt_trace_other *other)
 {
 	if (!w->began)
@@ -407,6 +426,8 @@ int nvtxt_trace_writer_end(struct nvtxt_trace_writer *w, const struct nvtxt_trac
 		PUT_LIT(w, ",\"file_display_name\":");
 		put_string(w, other->file_display_name.ptr, other->file_display_name.len);
 	}
+	if (other && other->nfiles)
+		put_files(w, other->files, other->nfiles);
 	if (w->origin_known) {
 		PUT_LIT(w, ",\"nvtxtc_time_origin_ns\":");
 		put_i64(w, w->origin_ns);

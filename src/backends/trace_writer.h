@@ -68,9 +68,21 @@ struct nvtxt_trace_event {
 	uint32_t line;             /* NVTXT_TRACE_ARG_LINE */
 };
 
-/* What goes into "otherData" at the end, besides "producer":"nvtxtc". */
+/* One input of a merged document: its path and its SetFileDisplayName (ptr NULL: none). */
+struct nvtxt_trace_file {
+	struct nvtxt_str file, display_name;
+};
+
+/*
+ * What goes into "otherData" at the end, besides "producer":"nvtxtc":
+ * "file_display_name" (one file's export), "files" (a merged export: an
+ * array of {"file":...,"display_name":...}, display_name null without one,
+ * in the order of the inputs, when nfiles > 0).
+ */
 struct nvtxt_trace_other {
 	struct nvtxt_str file_display_name; /* ptr NULL: none */
+	const struct nvtxt_trace_file *files;
+	size_t nfiles;
 };
 
 struct nvtxt_trace_writer;

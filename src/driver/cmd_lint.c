@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "emit_chrome.h"
 #include "journal.h"
 #include "output.h"
+#include "trace_writer.h"
 #include "util.h"
 
 /*
@@ -57,6 +59,38 @@ void report_backend_error(struct run *run, const char *path, const struct nvtxt_
 	run->totals.errors++;
 }
 
+/*
+ * Reports the errors of the input that a back end found itself (times that
+ * do not convert), read with `error` from its state, up to --max-errors;
+ * returns the number of them.
+ */
+static unsigned long report_emit_errors(struct run *run,
+					const char *(*error)(void *state, size_t i, struct nvtxt_loc *loc),
+					void *state, const char *path)
+{
+	const struct options *opt = run->opt;
+	unsigned long i, max = opt->diag.max_errors;
+	struct nvtxt_loc loc;
+	const char *msg;
+
+	for (i = 0; (msg = error(state, i, &loc)) != NULL; i++) {
+		if (max && i >= max)
+			run->totals.errors++;
+		else
+			report_backend_error(run, path, &loc, msg);
+	}
+	if (max && i > max)
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, input_display(opt, path),
+					    "%lu more error%s not shown (--max-errors=%lu)", i - max,
+					    i - max == 1 ? "" : "s", max);
+	return i;
+}
+
+static const char *chrome_error_of(void *state, size_t i, struct nvtxt_loc *loc)
+{
+	return nvtxt_chrome_error(state, i, loc);
+}
+
 /* One file, its calls to the back end of --emit (if any), written to -o or standard output ('-o -'). */
 static int lint_one(struct run *run, const char *path)
 {
@@ -83,26 +117,92 @@ static int lint_one(struct run *run, const char *path)
 		}
 	}
 	status = check_file(opt, &run->sink, &run->totals, path, em ? &be : NULL, em ? &ref : NULL);
-	if (em && em->error) {
-		struct nvtxt_loc loc;
-		const char *msg;
-		/* errors of the input that the back end found: times that do not convert */
-		unsigned long i, max = opt->diag.max_errors;
-		for (i = 0; (msg = em->error(state, i, &loc)) != NULL; i++) {
-			if (max && i >= max)
-				run->totals.errors++;
-			else
-				report_backend_error(run, path, &loc, msg);
-			status = 1;
-		}
-		if (max && i > max)
-			nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE,
-						    input_display(opt, path),
-						    "%lu more error%s not shown (--max-errors=%lu)", i - max,
-						    i - max == 1 ? "" : "s", max);
-	}
+	if (em && em->error && report_emit_errors(run, em->error, state, path))
+		status = 1;
 	if (em && em->stop)
 		em->stop(state);
+	if (out.file) {
+		if (status != 0) {
+			output_abort(&out);
+		} else if (output_commit(&out) != 0) {
+			io_error(&run->sink, NULL, "cannot write '%s': %s", to, strerror(errno));
+			status = 2;
+		}
+	}
+	return status;
+}
+
+/*
+ * The files of a merged export, one after the other, each through its own
+ * exporter into the one writer (nvtxt_chrome_new_shared); the worst
+ * status.  names[i] gets file i's SetFileDisplayName (allocated) or NULL.
+ */
+static int merge_files(struct run *run, char **files, int n, struct nvtxt_trace_writer *w,
+		       const struct output_ref *ref, char **names)
+{
+	const struct options *opt = run->opt;
+	int worst = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct nvtxt_chrome *c = nvtxt_chrome_new_shared(w, &opt->tconv);
+		struct nvtxt_backend be = nvtxt_chrome_backend(c);
+		int status = check_file(opt, &run->sink, &run->totals, files[i], &be, ref);
+		const char *dn = nvtxt_chrome_display_name(c);
+
+		/* times that do not convert: the file's events stop there, the others go on */
+		if (report_emit_errors(run, chrome_error_of, c, files[i]))
+			status = 1;
+		names[i] = dn ? xstrndup(dn, strlen(dn)) : NULL;
+		nvtxt_chrome_free(c);
+		if (status > worst)
+			worst = status;
+		if (status == 2 && ferror(ref->out))
+			break; /* a write error: the document is lost */
+	}
+	return worst;
+}
+
+/*
+ * --emit=chrome FILE...: one Trace Event document of every file, in the
+ * order of the inputs, on one origin (nvtxtc(1), CHROME TRACE EVENTS),
+ * written to -o or standard output; with -o, kept only when every file
+ * is free of errors (as one file's export).
+ */
+static int run_chrome_merged(struct run *run, char **files, int n)
+{
+	const struct options *opt = run->opt;
+	const char *to = opt->output && strcmp(opt->output, "-") != 0 ? opt->output : NULL;
+	struct nvtxt_output out = { 0 };
+	struct output_ref ref = { run->out, NULL };
+	struct nvtxt_trace_writer *w;
+	struct nvtxt_trace_file *tf = xcalloc((size_t)n, sizeof *tf);
+	char **names = xcalloc((size_t)n, sizeof *names);
+	int status;
+
+	if (to && output_open(&out, to) != 0) {
+		io_error(&run->sink, NULL, "cannot write '%s': %s%s", to, strerror(errno), out.detail);
+		free(tf);
+		free(names);
+		return 2;
+	}
+	if (to)
+		ref = (struct output_ref){ out.file, to };
+	w = nvtxt_trace_writer_new(ref.out);
+	status = nvtxt_trace_writer_begin(w) != 0 ? 2 : merge_files(run, files, n, w, &ref, names);
+	for (int i = 0; i < n; i++) {
+		tf[i].file = (struct nvtxt_str){ files[i], strlen(files[i]) };
+		if (names[i])
+			tf[i].display_name = (struct nvtxt_str){ names[i], strlen(names[i]) };
+	}
+	if (status < 2 && nvtxt_trace_writer_end(w, &(struct nvtxt_trace_other){ .files = tf, .nfiles = (size_t)n }) != 0) {
+		output_error(&run->sink, &ref, errno);
+		status = 2;
+	}
+	nvtxt_trace_writer_free(w);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(tf);
 	if (out.file) {
 		if (status != 0) {
 			output_abort(&out);
@@ -122,6 +222,14 @@ int run_lint(struct run *run, char **operands, int n)
 
 	if (opt->fix)
 		return run_fix(run, operands, n);
+	if (opt->emit && opt->emit->start && opt->emit->merges && n > 1) {
+		worst = expand_operands(&run->sink, operands, n, &files, &nfiles);
+		leftovers_report(&run->sink, files, nfiles, false);
+		opt->read_ahead = opt->jobs >= 2;
+		status = worst < 2 ? run_chrome_merged(run, files, nfiles) : 2;
+		free_files(files, nfiles);
+		return status > worst ? status : worst;
+	}
 	if (opt->emit && opt->emit->start) {
 		/* one file (validate_lint), written to -o or standard output */
 		leftovers_report(&run->sink, operands, 1, false);

@@ -156,6 +156,7 @@ struct emitter {
 	int (*start)(const struct options *opt, FILE *out, struct nvtxt_backend *be, void **state);
 	void (*stop)(void *state);
 	const char *(*error)(void *state, size_t i, struct nvtxt_loc *loc);
+	bool merges; /* several FILEs make one document (chrome: cmd_lint.c's run_chrome_merged) */
 };
 
 /* main.c: the tables. */

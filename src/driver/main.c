@@ -119,13 +119,13 @@ static const char *chrome_error(void *state, size_t i, struct nvtxt_loc *loc)
 }
 
 const struct emitter emitters[] = {
-	{ "nvtxt", "print the canonical normal form of FILE", false, start_nvtxt, stop_emit, emit_error },
+	{ "nvtxt", "print the canonical normal form of FILE", false, start_nvtxt, stop_emit, emit_error, false },
 	{ "payload", "write FILE as NVTX payload schemas and batches (needs -o)", true,
-	  start_payload, stop_emit, emit_error },
-	{ "chrome", "write FILE as Chrome Trace Event JSON (Perfetto, speedscope)", false,
-	  start_chrome, stop_chrome, chrome_error },
+	  start_payload, stop_emit, emit_error, false },
+	{ "chrome", "write FILE as Chrome Trace Event JSON (Perfetto, speedscope);\nseveral FILEs make one document", false,
+	  start_chrome, stop_chrome, chrome_error, true },
 	{ "none", "write nothing: only check the files, as lint does (the\ndefault)", false, NULL, NULL,
-	  NULL },
+	  NULL, false },
 };
 const int n_emitters = sizeof emitters / sizeof emitters[0];
 
@@ -204,8 +204,11 @@ static const char *validate_lint(const struct options *o, char **operands, int n
 	(void)operands;
 	if (n == 0)
 		return "no input files";
-	if (o->emit && o->emit->start && n != 1)
-		return "--emit takes exactly one input file";
+	if (o->emit && o->emit->start && n != 1 && !o->emit->merges) {
+		snprintf(msg, sizeof msg, "--emit=%s writes one file per output: give one FILE (only "
+			 "--emit=chrome merges several)", o->emit->name);
+		return msg;
+	}
 	if (o->output && !(o->emit && o->emit->start))
 		return "-o needs --emit=FORMAT";
 	if (o->tconv.any_given && !(o->emit && o->emit->start))
