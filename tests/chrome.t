@@ -212,4 +212,78 @@ ok $? "an unknown time base in a rule is a usage error"
 "$NVTXTC" lint --time-conversion=Qpc:lin:1,2,3 "$T/m.nvtxt" >/dev/null 2>"$T/err"
 is "$?:$(head -n 1 "$T/err")" "2:nvtxtc: error: --time-conversion needs --emit=FORMAT (or nvtxtc info) [usage]" \
 	"--time-conversion without a back end is a usage error"
+
+# Several files, one document (nvtxtc(1), CHROME TRACE EVENTS, Several files): the merged document is
+# checked by tests/tools/chrome_merge_ref.py against each file's own export shifted onto the common
+# origin: the same events, file after file, exact to the nanosecond, async ids unique, otherData.files.
+MREF="python3 tests/tools/chrome_merge_ref.py"
+cat >"$T/r0.nvtxt" <<'EOF'
+SetFileDisplayName, "rank 0"
+NameProcess, 10, "rank0"
+RangePush, 2000000000, ClockMonotonicRaw, 10, 1, , , "a", 
+Marker, 2000000500, ClockMonotonicRaw, 10, 1, , , "m", 
+RangeStartEnd, 2000000100, 2000000900, ClockMonotonicRaw, 10, 1, , , "se", 
+RangePop, 2000001000, ClockMonotonicRaw, 10, 1
+EOF
+cat >"$T/r1.nvtxt" <<'EOF'
+NameProcess, 20, "rank1"
+RangePush, 1999999000, ClockMonotonicRaw, 20, 1, , , "b", 
+RangeStartEnd, 2000000100, 2000000200, ClockMonotonicRaw, 20, 1, , , "se2", 
+RangePop, 2000002000, ClockMonotonicRaw, 20, 1
+RangePush, 2000003000, ClockMonotonicRaw, 20, 1, , , "open", 
+EOF
+# the same ProcessId as r0, another time base (Qpc at 100 MHz under the option below)
+cat >"$T/q.nvtxt" <<'EOF'
+SetFileDisplayName, "day 2"
+NameOsThread, 10, 1, "main of 10"
+RangePush, 200000005, Qpc, 10, 1, , , "q", 
+RangeStartEnd, 200000006, 200000007, Qpc, 10, 2, , , "qse", 
+RangePop, 200000015, Qpc, 10, 1
+EOF
+QC=--time-conversion=Qpc:lin:0,0,100000000
+for f in r0 r1 q; do "$NVTXTC" --emit=chrome $QC -o "$T/$f.json" "$T/$f.nvtxt" 2>/dev/null; done
+if need python3 "the merged export's check (tests/tools/chrome_merge_ref.py)"; then
+	"$NVTXTC" --emit=chrome -o "$T/m.json" "$T/r0.nvtxt" "$T/r1.nvtxt" 2>/dev/null
+	ok $? "two files with different ProcessIds export as one document"
+	$MREF "$T/m.json" "$T/r0.json" "$T/r1.json" >"$T/check"
+	ok $? "two files: the files' events, file after file, on the first file's origin, ids renumbered"
+	sed 's/^/# /' "$T/check"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(sorted({e["pid"] for e in d["traceEvents"]}) != [10, 20])' "$T/m.json"
+	ok $? "two files with ProcessIds 10 and 20: two processes"
+	"$NVTXTC" --emit=chrome $QC -o "$T/m3.json" "$T/r1.nvtxt" "$T/r0.nvtxt" "$T/q.nvtxt" 2>/dev/null
+	ok $? "three files, two time bases, one --time-conversion for all"
+	$MREF "$T/m3.json" "$T/r1.json" "$T/r0.json" "$T/q.json" >"$T/check"
+	ok $? "three files: each converted by its own time base, shifted onto the common origin"
+	sed 's/^/# /' "$T/check"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+ev=d["traceEvents"]; o=d["otherData"]
+sys.exit(not ({(e["pid"], e.get("tid")) for e in ev if e["ph"] != "M"} == {(10, 1), (10, 2), (20, 1)}
+         and o["nvtxtc_time_origin_ns"] == 2000000000
+         and [f["file"].rsplit("/", 1)[-1] for f in o["files"]] == ["r1.nvtxt", "r0.nvtxt", "q.nvtxt"]
+         and [f["display_name"] for f in o["files"]] == [None, "rank 0", "day 2"]))' "$T/m3.json"
+	ok $? "one ProcessId and ThreadId in two files is one thread; the first file's origin; otherData.files in order"
+	"$NVTXTC" --emit=chrome $QC "$T/r0.nvtxt" "$T/r0.nvtxt" "$T/r0.nvtxt" >"$T/m4.json" 2>/dev/null &&
+		$MREF "$T/m4.json" "$T/r0.json" "$T/r0.json" "$T/r0.json" >"$T/check"
+	ok $? "the same file three times: three copies of its events, three async ids"
+	sed 's/^/# /' "$T/check"
+fi
+# A file with errors among good ones: every file's diagnostics as lint prints them, exit 1, no -o file.
+printf 'RangePush, 1, Manual, 1, 2, 3\nbad\n' >"$T/bad.nvtxt"
+"$NVTXTC" lint "$T/r0.nvtxt" "$T/bad.nvtxt" "$T/r1.nvtxt" 2>"$T/lint.err"
+"$NVTXTC" --emit=chrome -o "$T/mb.json" "$T/r0.nvtxt" "$T/bad.nvtxt" "$T/r1.nvtxt" 2>"$T/m.err"
+is "$?:$([ -e "$T/mb.json" ] && echo written)" "1:" "a file with errors among good ones: exit 1 and no output"
+same_file "$T/m.err" "$T/lint.err" "a file with errors among good ones: the diagnostics of lint"
+# a time that does not convert in one file: its error reported, the others' events written
+"$NVTXTC" --emit=chrome "$T/r0.nvtxt" "$T/q.nvtxt" >"$T/mq.json" 2>"$T/err"
+is "$?:$(grep -c 'q.nvtxt:3:1: error: .*\[time-conversion\]' "$T/err")" "1:1" \
+	"a file whose times do not convert: its error, exit 1"
+grep -q '"name":"a","ph":"X"' "$T/mq.json"
+ok $? "a file whose times do not convert: the other files' events are still written"
+# one file per output for the other back ends
+"$NVTXTC" --emit=payload -o "$T/p" "$T/r0.nvtxt" "$T/r1.nvtxt" 2>"$T/err"
+is "$?:$(head -n 1 "$T/err")" "2:nvtxtc: error: --emit=payload writes one file per output: give one FILE (only --emit=chrome merges several) [usage]" \
+	"--emit=payload with two files is a usage error"
+"$NVTXTC" --emit=nvtxt "$T/r0.nvtxt" "$T/r1.nvtxt" 2>"$T/err" >/dev/null
+is "$?:$(head -n 1 "$T/err")" "2:nvtxtc: error: --emit=nvtxt writes one file per output: give one FILE (only --emit=chrome merges several) [usage]" \
+	"--emit=nvtxt with two files is a usage error"
 done_testing
