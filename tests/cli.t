@@ -129,7 +129,7 @@ is "$(ls -a | grep -c '\.tmp\|\.nvtxtc-')" 0 "no temporary file is left behind"
 "$NVTXTC" --emit=nvtxt -o adir good.nvtxt >out 2>err
 is "$?" 2 "-o naming a directory: exit 2"
 "$NVTXTC" --emit=nvtxt good.nvtxt bad.nvtxt >out 2>err
-is "$?" 2 "--emit takes one input"
+is "$?" 2 "--emit=nvtxt takes one input"
 "$NVTXTC" --emit=nvtxt - <good.nvtxt >out 2>err
 is "$?:$(cat out)" "0:$good" "--emit=nvtxt reads standard input"
 

@@ -199,8 +199,8 @@ void print_help(FILE *out, const struct subcommand *cmd)
 	fprintf(out, "Usage: nvtxtc %s\n", cmd ? cmd->synopsis : subcommands[0].synopsis);
 	for (int i = 0; (!cmd || cmd == &subcommands[0]) && i < n_emitters; i++)
 		if (emitters[i].start)
-			fprintf(out, "       nvtxtc --emit=%s %s [OPTION]... FILE\n", emitters[i].name,
-				emitters[i].needs_output ? "-o FILE" : "[-o FILE]");
+			fprintf(out, "       nvtxtc --emit=%s %s [OPTION]... FILE%s\n", emitters[i].name,
+				emitters[i].needs_output ? "-o FILE" : "[-o FILE]", emitters[i].merges ? "..." : "");
 	for (int i = 1; !cmd && i < n_subcommands; i++)
 		fprintf(out, "       nvtxtc %s\n", subcommands[i].synopsis);
 	if (cmd) {
