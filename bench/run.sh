@@ -316,6 +316,24 @@ jn=$(measure "$NVTXTC" lint -j "$(nproc)" "$f" "$f" "$f" "$f") || exit 1
 rm -f "$f"
 echo "${j1%% *} ${jn%% *}" | awk -v n="$(nproc)" '{
 	printf "  lint of 4 x 20 MB: -j 1 %.3f s, -j %d %.3f s: %.2fx faster\n", $1 / 1e6, n, $2 / 1e6, $1 / $2 }'
+# issue 24: --emit=chrome of ten 10 MB files (one merged document) <= 1.2x one 100 MB file,
+# best of BENCH_RUNS each, measured one after the other
+f=$BENCH_DIR/trace-m100.nvtxt
+g=$BENCH_DIR/trace-m10.nvtxt
+"$GEN" 100000000 > "$f" && "$GEN" 10000000 > "$g" || die "generator failed"
+m1= m10= i=0
+while [ "$i" -lt "$BENCH_RUNS" ]; do
+	r=$(measure "$NVTXTC" --emit=chrome "$f") || exit 1
+	if [ -z "$m1" ] || [ "${r%% *}" -lt "$m1" ]; then m1=${r%% *}; fi
+	r=$(measure "$NVTXTC" --emit=chrome "$g" "$g" "$g" "$g" "$g" "$g" "$g" "$g" "$g" "$g") || exit 1
+	if [ -z "$m10" ] || [ "${r%% *}" -lt "$m10" ]; then m10=${r%% *}; fi
+	i=$((i + 1))
+done
+rm -f "$f" "$g"
+echo "$m1 $m10" | awk '{
+	r = $2 / $1
+	printf "  %s --emit=chrome of ten 10 MB files <= 1.2x one 100 MB file: %.3f s / %.3f s = %.2fx\n",
+		r <= 1.2 ? "met    " : "NOT MET", $2 / 1e6, $1 / 1e6, r }'
 # lsp: begin
 # nvtxtc lsp (issue 13): didChange of one line in a 1 MB document to its
 # publishDiagnostics, median of 20 edits, and the server's memory for the
