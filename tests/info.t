@@ -39,8 +39,8 @@ is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=[x for x in
 print(len(d["files"]), len(d["threads"]), t["events"], t["max_push_depth"], d["open_ranges"], d["longest_ranges"][0]["file"].endswith("b.nvtxt"))' "$T/ab.json")" \
 	"2 2 4 2 2 True" "two files, one thread of (5, 1): 4 events, depth 2 (the second file starts none deeper), 2 open"
 "$NVTXTC" info --format=json corpus-vse-example.nvtxt >"$T/one.json" 2>/dev/null
-is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["file"], "files" in d)' "$T/one.json")" \
-	"corpus-vse-example.nvtxt False" "one file: its name in 'file', no 'files'"
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([f["file"] for f in d["files"]], "file" in d, {r["file"] for r in d["longest_ranges"]})' "$T/one.json")" \
+	"['corpus-vse-example.nvtxt'] False {'corpus-vse-example.nvtxt'}" "one file: the shape of several, 'files' with one entry, each range's 'file'"
 # A time base without a rule to nanoseconds: first_ns and last_ns are null, not left out.
 "$NVTXTC" info --format=json qpc-ticks.nvtxt 2>/dev/null | grep -c '"\(first\|last\)_ns": null' >"$T/n"
 is "$(cat "$T/n")" 2 "time_bases: first_ns and last_ns are null where the time base does not convert"

@@ -530,12 +530,11 @@ static void thread_span(const struct nvtxt_info *info, const struct thread *t, j
 	}
 }
 
-static json_t *range_json(const struct nvtxt_info *info, const struct range *r, bool open)
+static json_t *range_json(const struct nvtxt_info *info, const struct range *r, bool open, const char *file)
 {
 	json_t *o = must(json_object());
 
-	if (info->nfiles > 1)
-		put(o, "file", str_or_null(info->files[r->file]));
+	put(o, "file", str_or_null(info->nfiles ? info->files[r->file] : file));
 	put(o, "message", str_or_null(r->message));
 	put(o, "line", json_integer(r->line));
 	if (!open) {
@@ -550,24 +549,20 @@ static json_t *range_json(const struct nvtxt_info *info, const struct range *r, 
 	return o;
 }
 
-/* "file" and "display_name", or "files" when there are several */
+/* "files": each input's "file" and "display_name", one shape whatever their number */
 static void files_json(const struct nvtxt_info *info, const char *file, json_t *o)
 {
 	json_t *arr;
 
-	if (info->nfiles > 1) {
-		arr = must(json_array());
-		for (size_t i = 0; i < info->nfiles; i++) {
-			json_t *f = must(json_object());
-			put(f, "file", str_or_null(info->files[i]));
-			put(f, "display_name", str_or_null(info->displays[i]));
-			push(arr, f);
-		}
-		put(o, "files", arr);
-	} else {
-		put(o, "file", str_or_null(file));
-		put(o, "display_name", str_or_null(info->nfiles ? info->displays[0] : NULL));
+	/* one shape whatever the number of files: "files", each range's "file" */
+	arr = must(json_array());
+	for (size_t i = 0; i < (info->nfiles ? info->nfiles : 1); i++) {
+		json_t *f = must(json_object());
+		put(f, "file", str_or_null(info->nfiles ? info->files[i] : file));
+		put(f, "display_name", str_or_null(info->nfiles ? info->displays[i] : NULL));
+		push(arr, f);
 	}
+	put(o, "files", arr);
 }
 
 static json_t *time_bases_json(const struct nvtxt_info *info)
@@ -672,12 +667,12 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 	put(o, "categories", categories_json(info));
 	arr = must(json_array());
 	for (size_t i = 0; i < info->nopen; i++)
-		push(arr, range_json(info, &info->open[i], true));
+		push(arr, range_json(info, &info->open[i], true, file));
 	put(o, "open_ranges", json_integer((json_int_t)info->open_count));
 	put(o, "open_ranges_first", arr);
 	arr = must(json_array());
 	for (size_t i = 0; i < info->ntop; i++)
-		push(arr, range_json(info, &info->top[i], false));
+		push(arr, range_json(info, &info->top[i], false, file));
 	put(o, "longest_ranges", arr);
 	put(o, "distinct_messages", json_integer((json_int_t)info->nmsgs));
 	put(o, "events_without_message", json_integer((json_int_t)info->no_message));

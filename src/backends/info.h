@@ -40,8 +40,9 @@ struct nvtxt_backend nvtxt_info_backend(struct nvtxt_info *info);
 
 /*
  * The facts as a JSON object (owned by the caller; NULL when out of
- * memory); `file` names the input of a report of one file (several:
- * the names given to nvtxt_info_file).  Shape in nvtxtc(1), INFO.
+ * memory), of one shape whatever the number of files: "files" lists
+ * the names given to nvtxt_info_file (`file` alone when none was), and
+ * every range has its "file".  Shape in nvtxtc(1), INFO.
  */
 json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file);
 

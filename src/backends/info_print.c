@@ -121,11 +121,12 @@ static const char *duration_cell(const json_t *o, const char *ns_key, const char
 }
 
 /* A range's lines, after its file's name and a colon when the report has several files. */
-static const char *where(const json_t *range, const char *lines, char *buf, size_t n)
+static const char *where(const json_t *o, const json_t *range, const char *lines, char *buf, size_t n)
 {
 	const json_t *f = json_object_get(range, "file");
 
-	if (!json_is_string(f))
+	/* a range is named by file and lines only in a report of several files */
+	if (!json_is_string(f) || json_array_size(json_object_get(o, "files")) <= 1)
 		return lines;
 	snprintf(buf, n, "%s:%s", json_string_value(f), lines);
 	return buf;
@@ -137,10 +138,12 @@ static void print_files(const json_t *o, const char *file, FILE *out)
 	const json_t *files = json_object_get(o, "files"), *v;
 	size_t i;
 
-	if (!files) {
-		fprintf(out, "%s\n", file);
-		if (json_is_string(json_object_get(o, "display_name")))
-			fprintf(out, "  display name: %s\n", json_string_value(json_object_get(o, "display_name")));
+	if (json_array_size(files) <= 1) {
+		v = json_array_get(files, 0);
+		fprintf(out, "%s\n", json_is_string(json_object_get(v, "file")) ?
+			json_string_value(json_object_get(v, "file")) : file);
+		if (json_is_string(json_object_get(v, "display_name")))
+			fprintf(out, "  display name: %s\n", json_string_value(json_object_get(v, "display_name")));
 		return;
 	}
 	fprintf(out, "%zu files, one report\n", json_array_size(files));
@@ -236,7 +239,7 @@ static void print_open_ranges(json_t *o, FILE *out)
 	char b[64], c[64], d[64], e[64], place[PATH_MAX_SHOWN];
 
 	json_array_foreach(json_object_get(o, "open_ranges_first"), i, v)
-		table_row(&t, where(v, cell(json_object_get(v, "line"), e, sizeof e), place, sizeof place),
+		table_row(&t, where(o, v, cell(json_object_get(v, "line"), e, sizeof e), place, sizeof place),
 			  cell(json_object_get(v, "process_id"), b, sizeof b),
 			  cell(json_object_get(v, "thread_id"), c, sizeof c),
 			  cell(json_object_get(v, "message"), d, sizeof d));
@@ -257,7 +260,7 @@ static void print_longest(json_t *o, FILE *out)
 			 json_integer_value(json_object_get(v, "line")),
 			 json_integer_value(json_object_get(v, "end_line")));
 		table_row(&t, duration_cell(v, "duration_ns", "duration_ticks", a, sizeof a),
-			  where(v, lines, place, sizeof place),
+			  where(o, v, lines, place, sizeof place),
 			  cell(json_object_get(v, "process_id"), b, sizeof b),
 			  cell(json_object_get(v, "thread_id"), c, sizeof c),
 			  cell(json_object_get(v, "message"), d, sizeof d));
