@@ -101,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct nvtxt_trace_event i = { .ph = 'i', .name = { "m", 1 }, .ts_ns = 1200, .pid = 1, .tid = 2 };
 	struct nvtxt_trace_event m = { .ph = 'M', .name = { "thread_name", 11 }, .pid = 1, .tid = 2,
 				       .args = NVTXT_TRACE_ARG_NAME };
-	struct nvtxt_trace_other other;
+	struct nvtxt_trace_other other = { .nfiles = 0 }; /* every field the harness does not set is zero */
 	json_error_t jerr;
 	json_t *root, *events;
 	FILE *mem;
