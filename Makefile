@@ -43,9 +43,10 @@ WARNINGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra
 # included by its bare name, so each folder is on the include path.
 SRC_DIRS = util lang diag frontend passes backends pipeline
 CPPFLAGS += $(SRC_DIRS:%=-Isrc/%) -Isrc/payload -Isrc/driver -I$(B)
-# the public headers (include/nvtxt/, installed); no two headers share a
-# name (tests/arrows.t), so the order of the folders decides nothing
-CPPFLAGS += -Iinclude/nvtxt -Iinclude
+# the public headers (include/nvtxt/, installed) are included as
+# "nvtxt/NAME.h", as an installed user includes them; no two headers share
+# a name (tests/arrows.t), so the order of the folders decides nothing
+CPPFLAGS += -Iinclude
 FLEX ?= flex
 BISON ?= bison
 PROVE ?= prove

@@ -10,11 +10,11 @@ $(B)/bench/gen: bench/gen.c
 # json-c is used by nothing else (Debian's libjson-c-dev, installed here when missing)
 $(B)/bench/json_cost_jansson: bench/json_cost.c src/backends/timeconv.h
 	@mkdir -p $(B)/bench
-	$(CC) -std=c11 -Wall -Wextra -O2 -Isrc/backends -Iinclude/nvtxt -o $@ bench/json_cost.c -ljansson
+	$(CC) -std=c11 -Wall -Wextra -O2 -Isrc/backends -Iinclude -o $@ bench/json_cost.c -ljansson
 $(B)/bench/json_cost_jsonc: bench/json_cost.c src/backends/timeconv.h
 	@mkdir -p $(B)/bench
 	@sh .ci/deps json-c
-	$(CC) -std=c11 -Wall -Wextra -O2 -DJSON_COST_JSONC -Isrc/backends -Iinclude/nvtxt -o $@ bench/json_cost.c -ljson-c
+	$(CC) -std=c11 -Wall -Wextra -O2 -DJSON_COST_JSONC -Isrc/backends -Iinclude -o $@ bench/json_cost.c -ljson-c
 
 bench: $(BIN) $(B)/bench/gen
 	NVTXTC=./$(BIN) GEN=$(B)/bench/gen sh bench/run.sh

@@ -56,4 +56,17 @@ $ARROWS "$T/t" >"$T/out" 2>&1
 grep -q '^high/x.c:1: nowhere.h is in no folder of the table$' "$T/out"
 ok $? "an include of a header in no folder of the table fails"
 
+mk
+mkdir -p "$T/t/include/nvtxt"
+printf '| `include/nvtxt` | |\n' >>"$T/t/docs/ARCHITECTURE.md"
+sed -i 's/^| `low` | |$/| `low` | `include\/nvtxt` |/' "$T/t/docs/ARCHITECTURE.md"
+printf '/* public */\n' >"$T/t/include/nvtxt/pub.h"
+printf '#include "nvtxt/pub.h"\n' >"$T/t/low/a.c"
+$ARROWS "$T/t" >"$T/out" 2>&1
+ok $? "a public header included as nvtxt/NAME.h passes"
+printf '#include "pub.h"\n' >"$T/t/low/b.c"
+$ARROWS "$T/t" >"$T/out" 2>&1
+grep -q '^low/b.c:1: the public header pub.h is included as "nvtxt/pub.h", as an installed user includes it$' "$T/out"
+ok $? "one included by its bare name fails, with the spelling to use"
+
 done_testing

@@ -19,7 +19,7 @@
 
 #include <stdio.h>
 
-#include "backend.h"
+#include "nvtxt/backend.h"
 #include "timeconv.h"
 
 struct nvtxt_chrome;

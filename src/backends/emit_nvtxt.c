@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "decimal.h"
-#include "emit_nvtxt.h"
+#include "nvtxt/emit_nvtxt.h"
 
 /* Keeps a rarely taken path out of line, so that the per-event code stays small. */
 #if defined(__GNUC__)

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "ast.h"
+#include "nvtxt/ast.h"
 
 struct nvtxt_fmt {
 	FILE *out;

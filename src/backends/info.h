@@ -12,7 +12,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "backend.h"
+#include "nvtxt/backend.h"
 #include "timeconv.h"
 
 struct nvtxt_info;

@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "backend.h"
+#include "nvtxt/backend.h"
 #include "timeconv.h"
 
 enum stats_report {

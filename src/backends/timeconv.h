@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "backend.h"
-#include "language.h"
+#include "nvtxt/backend.h"
+#include "nvtxt/language.h"
 
 /* How the times of one time base become nanoseconds. */
 enum nvtxt_tconv_kind {

@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "language.h"
+#include "nvtxt/language.h"
 
 /* The members of an event's "args" object (nvtxt_trace_event.args), in this order. */
 enum {

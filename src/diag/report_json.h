@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "checks.h"
+#include "nvtxt/checks.h"
 
 /*
  * A JSON string of the NUL-terminated bytes s; each byte that does not

@@ -22,7 +22,7 @@
 #include "journal.h"
 #include "progress.h"
 #include "output.h"
-#include "payload.h"
+#include "nvtxt/payload.h"
 #include "util.h"
 
 enum { FIX_PASSES = 8 };

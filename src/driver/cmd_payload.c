@@ -8,7 +8,7 @@
 
 #include "driver.h"
 #include "progress.h"
-#include "payload.h"
+#include "nvtxt/payload.h"
 #ifdef NVTXTC_HAVE_NVTX
 #include <dlfcn.h>
 #include <stdlib.h>

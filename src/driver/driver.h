@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "backend.h"
-#include "compile.h"
+#include "nvtxt/backend.h"
+#include "nvtxt/compile.h"
 #include "diag_engine.h"
 #include "timeconv.h"
 #include "diag_report.h"

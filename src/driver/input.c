@@ -17,9 +17,9 @@
 
 #include "driver.h"
 #include "progress.h"
-#include "emit_nvtxt.h"
+#include "nvtxt/emit_nvtxt.h"
 #include "fmt.h"
-#include "payload.h"
+#include "nvtxt/payload.h"
 
 void io_error(const struct nvtxt_diag_sink *sink, const char *file, const char *fmt, ...)
 {

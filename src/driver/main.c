@@ -21,9 +21,9 @@
 #include "driver.h"
 #include "progress.h"
 #include "emit_chrome.h"
-#include "emit_nvtxt.h"
+#include "nvtxt/emit_nvtxt.h"
 #include "lsp.h"
-#include "payload.h"
+#include "nvtxt/payload.h"
 #include "processors.h"
 #include "util.h"
 

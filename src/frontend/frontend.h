@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "ast.h"
+#include "nvtxt/ast.h"
 #include "diag_engine.h"
 #include "util.h"
 

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ast.h"
+#include "nvtxt/ast.h"
 
 /* Bytes of input in a chunk. */
 enum { READER_CHUNK = 128 * 1024 };

@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "checks.h"
+#include "nvtxt/checks.h"
 
 static const struct nvtxt_check check_table[NVTXT_CHECK_COUNT] = {
 #define CHECK(id, name_, severity_, fixable_, section_, description_, help_)                    \

@@ -12,7 +12,7 @@
  * Names are matched without regard to ASCII case; the table is sorted by
  * lower-cased name for a binary search.
  */
-#include "language.h"
+#include "nvtxt/language.h"
 
 struct color {
 	const char *name;

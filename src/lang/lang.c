@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "lang_args.h"
-#include "language.h"
+#include "nvtxt/language.h"
 
 static const char *const command_names[NVTXT_CMD_COUNT] = {
 	[NVTXT_CMD_MARKER] = "Marker",

@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ast.h"
-#include "checks.h"
-#include "language.h"
+#include "nvtxt/ast.h"
+#include "nvtxt/checks.h"
+#include "nvtxt/language.h"
 
 #if defined(__GNUC__)
 #define LANG_INLINE inline __attribute__((always_inline))

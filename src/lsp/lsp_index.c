@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
+#include "nvtxt/ast.h"
 #include "lang_args.h"
 #include "lsp_index.h"
 #include "lsp_int.h"

@@ -28,7 +28,7 @@
 
 #include <jansson.h>
 
-#include "language.h"
+#include "nvtxt/language.h"
 #include "util.h"
 
 struct lsp_server;

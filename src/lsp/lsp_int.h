@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "compile.h"
+#include "nvtxt/compile.h"
 #include "lsp.h"
 #include "lsp_doc.h"
 #include "timeconv.h"

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
-#include "checks.h"
+#include "nvtxt/ast.h"
+#include "nvtxt/checks.h"
 #include "lang_args.h"
 #include "lang_doc.h"
 #include "lsp_int.h"

@@ -18,8 +18,8 @@
 #ifndef NVTXT_SEMA_H
 #define NVTXT_SEMA_H
 
-#include "ast.h"
-#include "backend.h"
+#include "nvtxt/ast.h"
+#include "nvtxt/backend.h"
 #include "diag_engine.h"
 #include "util.h"
 

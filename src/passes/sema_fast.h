@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ast.h"
+#include "nvtxt/ast.h"
 
 struct sema;
 

@@ -15,9 +15,9 @@
 #include <setjmp.h>
 #include <string.h>
 
-#include "compile.h"
+#include "nvtxt/compile.h"
 #include "diag_engine.h"
-#include "payload.h"
+#include "nvtxt/payload.h"
 #include "sema.h"
 #include "util.h"
 

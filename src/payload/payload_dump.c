@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "decimal.h"
-#include "payload.h"
+#include "nvtxt/payload.h"
 #include "payload_layout.h"
 #include "util.h"
 

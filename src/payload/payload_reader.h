@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "payload.h"
+#include "nvtxt/payload.h"
 #include "payload_layout.h"
 
 #define PR_WINDOW PL_GROUP_EVENTS /* ordinals a batch may hold above `low` */

@@ -20,7 +20,7 @@
 #include <nvtx3/nvToolsExtPayload.h>
 #include <nvtx3/nvToolsExtSemanticsTime.h>
 
-#include "payload.h"
+#include "nvtxt/payload.h"
 #include "payload_layout.h"
 #include "replay.h"
 #include "util.h"

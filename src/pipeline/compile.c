@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compile.h"
+#include "nvtxt/compile.h"
 #include "fmt.h"
 #include "frontend.h"
 #include "reader.h"

@@ -18,10 +18,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "compile.h"
+#include "nvtxt/compile.h"
 #include "reader.h"
 #include "diag_engine.h"
-#include "emit_nvtxt.h"
+#include "nvtxt/emit_nvtxt.h"
 #include "fmt.h"
 
 static int fuzz_fd = -1;

@@ -18,8 +18,8 @@
  * compiling their normal form gives.
  */
 #include "fuzz_common.h"
-#include "payload.h"
-#include "compile.h"
+#include "nvtxt/payload.h"
+#include "nvtxt/compile.h"
 
 static void one_line(const char *what, const char *err, size_t errlen)
 {

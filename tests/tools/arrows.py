@@ -8,7 +8,9 @@ the table that holds a file named x; the generated nvtxt.tab.h and nvtxt.lex.h
 are grammar/'s), and prints one line per fault:
   - a header name held by two folders (one header per name),
   - an include the table does not allow (FILE:LINE: folder -> folder),
-  - a cycle in the folders' graph of actual includes, or in the table.
+  - a cycle in the folders' graph of actual includes, or in the table,
+  - a public header (include/nvtxt) included by its bare name from outside
+    include/nvtxt: the tree includes it as "nvtxt/name.h", as users do.
 Exit status 1 when there is a fault, 2 on a bad table; 0 and nothing printed otherwise.
 """
 import os
@@ -103,6 +105,9 @@ def main():
                     to = d
                 elif h in holder:
                     to = holder[h]
+                    if to == "include/nvtxt" and h not in PUBLIC_DATA:
+                        faults.append(f'{d}/{name}:{i}: the public header {h} is included as "nvtxt/{h}", '
+                                      "as an installed user includes it")
                 else:
                     faults.append(f"{d}/{name}:{i}: {h} is in no folder of the table")
                     continue

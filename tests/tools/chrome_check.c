@@ -30,7 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compile.h"
+#include "nvtxt/compile.h"
 #include "timeconv.h"
 
 struct rec {

@@ -33,7 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compile.h"
+#include "nvtxt/compile.h"
 #include "emit_chrome.h"
 #include "trace_writer.h"
 

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
-#include "compile.h"
-#include "emit_nvtxt.h"
+#include "nvtxt/checks.h"
+#include "nvtxt/compile.h"
+#include "nvtxt/emit_nvtxt.h"
 #include "lang_args.h"
 #include "lang_doc.h"
 #include "lsp.h"

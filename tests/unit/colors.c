@@ -2,7 +2,7 @@
  * colors.c - unit test of the color-name table (src/lang/colors.c): the .NET
  * System.Drawing.Color names, matched without regard to ASCII case.
  */
-#include "language.h"
+#include "nvtxt/language.h"
 #include "tap.h"
 
 /* ASCII case-insensitive strcmp, independent of the locale. */

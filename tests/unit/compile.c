@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "compile.h"
+#include "nvtxt/compile.h"
 #include "capture.h"
 #include "tap.h"
 

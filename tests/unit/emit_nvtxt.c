@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit_nvtxt.h"
+#include "nvtxt/emit_nvtxt.h"
 #include "tap.h"
 
 /* ---- the reference ---- */

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compile.h"
-#include "emit_nvtxt.h"
+#include "nvtxt/compile.h"
+#include "nvtxt/emit_nvtxt.h"
 #include "tap.h"
 #include "util.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "payload.h"
+#include "nvtxt/payload.h"
 #include "payload_layout.h"
 #include "tap.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvtxt.h"
+#include "nvtxt/nvtxt.h"
 #include "tap.h"
 
 static const char *const texts[] = {
