@@ -70,6 +70,55 @@ struct nvtxt_diag_config {
 void nvtxt_diag_config_init(struct nvtxt_diag_config *cfg);
 
 /*
+ * The -W options of nvtxtc(1) (OPTIONS, "Warning options"; GCC's
+ * spellings), for every program that takes them: the nvtxtc command line
+ * and the language server's "warnings" setting both go through
+ * nvtxt_warning_option.  A sequence of options is applied in order to one
+ * nvtxt_diag_config with one nvtxt_warning_options, which keeps what a
+ * later option depends on.  Zero it before the first option of a sequence;
+ * a copy continues the sequence where the original stood (the language
+ * server's settings continue its command line).
+ */
+struct nvtxt_warning_options {
+	bool all_errors;               /* -Werror was given: a later -WNAME makes NAME an error */
+	bool silenced;                 /* -w was given: a later -Wall or -Wextra does nothing */
+	bool named[NVTXT_CHECK_COUNT]; /* set by an option of its own: -Wall and -Wextra leave it */
+};
+
+/* What nvtxt_warning_option made of one option. */
+enum nvtxt_warning_status {
+	NVTXT_WARNING_OK = 0,      /* applied */
+	NVTXT_WARNING_UNKNOWN,     /* no check has that name, or the form is not a -W form */
+	NVTXT_WARNING_ERROR_CHECK, /* it names an error check: errors cannot be disabled or changed */
+};
+
+/*
+ * Applies one -W option, given without its "-W" (a NUL-terminated string):
+ *   NAME           the warning NAME on (an error after -Werror)
+ *   no-NAME        the warning NAME off
+ *   error          every warning that is on becomes an error, and so does
+ *                  each one a later option turns on
+ *   error=NAME     the warning NAME on, as an error
+ *   no-error=NAME  the warning NAME on, as a warning (even after -Werror)
+ *   all, extra     every warning that no option of its own has set (before
+ *                  or after) on, unless -w came before; an error after -Werror
+ * NAME is the name of a warning check of checks.def (nvtxt_check_lookup:
+ * exact, case-sensitive).  Returns NVTXT_WARNING_OK; or
+ * NVTXT_WARNING_UNKNOWN or NVTXT_WARNING_ERROR_CHECK, with cfg and st
+ * unchanged.  *name (name may be NULL) is set to the part of arg that was
+ * looked up (after "no-", "error=" or "no-error="; arg itself for the other
+ * forms), for a message or a suggestion.  Never allocates.
+ */
+enum nvtxt_warning_status nvtxt_warning_option(struct nvtxt_diag_config *cfg, struct nvtxt_warning_options *st,
+					       const char *arg, const char **name);
+
+/*
+ * -w: every warning off; a later -Wall or -Wextra does nothing (as in GCC),
+ * a later -WNAME turns NAME on again.  Cannot fail.
+ */
+void nvtxt_warnings_off(struct nvtxt_diag_config *cfg, struct nvtxt_warning_options *st);
+
+/*
  * The source text behind locations, for the excerpt under a diagnostic:
  * returns the line that `loc` is on (without its line break), or a part
  * of it around loc->col, with its length in *len and the column of its

@@ -45,6 +45,7 @@ struct options {
 	bool read_ahead;            /* a thread to spare for each input: nvtxt_compile_options.read_ahead */
 	int color;                  /* -1 auto, 0 never, 1 always */
 	struct nvtxt_diag_config diag;
+	struct nvtxt_warning_options warn; /* the -W options so far (nvtxt_warning_option) */
 	struct nvtxt_tconv tconv;   /* --time-conversion, over the defaults of timeconv.h */
 	bool info_json;             /* info --format=json */
 	int stats_report;           /* stats --report (enum stats_report) */

@@ -337,55 +337,21 @@ static int unknown_warning(const struct nvtxt_diag_sink *sink, const char *arg, 
 	return usage_error(sink, "unknown warning '-W%s' (see --help for the list)", arg);
 }
 
-/*
- * -W arguments: NAME, no-NAME, error, error=NAME, no-error=NAME, all,
- * extra.  -Wall and -Wextra (GCC's groups) enable every warning that no
- * -W option of its own has set, whatever their order, as in GCC; after -w
- * they do nothing (-w wins, as in GCC).
- */
-static bool warnings_silenced; /* -w was given */
+/* One -W option (nvtxt_warning_option, the library's one parser of them); 0, or the exit status. */
 static int warning_option(struct options *o, const char *arg, const struct nvtxt_diag_sink *sink)
 {
-	static bool all_errors;
-	static bool explicit[NVTXT_CHECK_COUNT];
-	int w;
-	const char *name = arg;
-	int level = NVTXT_LEVEL_WARN;
+	const char *name;
 
-	if (strcmp(arg, "all") == 0 || strcmp(arg, "extra") == 0) {
-		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
-			if (is_warning(i) && !explicit[i] && !warnings_silenced)
-				o->diag.level[i] = all_errors ? NVTXT_LEVEL_ERROR : NVTXT_LEVEL_WARN;
+	switch (nvtxt_warning_option(&o->diag, &o->warn, arg, &name)) {
+	case NVTXT_WARNING_OK:
 		return 0;
-	}
-	if (strcmp(arg, "error") == 0) {
-		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
-			if (is_warning(i) && o->diag.level[i] != NVTXT_LEVEL_OFF)
-				o->diag.level[i] = NVTXT_LEVEL_ERROR;
-		all_errors = true;
-		return 0;
-	}
-	if (strncmp(arg, "error=", 6) == 0) {
-		name = arg + 6;
-		level = NVTXT_LEVEL_ERROR;
-	} else if (strncmp(arg, "no-error=", 9) == 0) {
-		name = arg + 9;
-		level = NVTXT_LEVEL_WARN;
-	} else if (strncmp(arg, "no-", 3) == 0) {
-		name = arg + 3;
-		level = NVTXT_LEVEL_OFF;
-	} else if (all_errors) {
-		level = NVTXT_LEVEL_ERROR;
-	}
-	w = nvtxt_check_lookup(name);
-	if (w >= 0 && !is_warning(w))
+	case NVTXT_WARNING_ERROR_CHECK:
 		return usage_error(sink, "'-W%s' names an error check, and errors cannot be disabled or changed "
 				   "(-W options select warnings; see --list-checks)", arg);
-	if (w < 0)
-		return unknown_warning(sink, arg, name);
-	o->diag.level[w] = (unsigned char)level;
-	explicit[w] = true;
-	return 0;
+	case NVTXT_WARNING_UNKNOWN:
+		break;
+	}
+	return unknown_warning(sink, arg, name);
 }
 
 /* --- suggestions -------------------------------------------------------------- */
@@ -685,10 +651,7 @@ static int set_flag(struct options *o, const struct option_spec *s, const struct
 			o->in_place = true; /* gofmt's -w */
 			break;
 		}
-		warnings_silenced = true;
-		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
-			if (is_warning(i))
-				o->diag.level[i] = NVTXT_LEVEL_OFF;
+		nvtxt_warnings_off(&o->diag, &o->warn);
 		break;
 	case OPT_CHECK:
 		o->check = true;

@@ -27,9 +27,15 @@ struct lsp_server;
  * exits, as xmalloc does).
  */
 struct lsp_server *lsp_server_new(FILE *out);
-/* Sets the -W levels and --max-errors that settings start from (copied). */
+/*
+ * Sets the -W levels and --max-errors that settings start from, and the
+ * state of the command line's -W options that their "warnings" continue
+ * (both copied; w NULL: no -W option was given).
+ */
 struct nvtxt_diag_config;
-void lsp_server_set_base_config(struct lsp_server *s, const struct nvtxt_diag_config *c);
+struct nvtxt_warning_options;
+void lsp_server_set_base_config(struct lsp_server *s, const struct nvtxt_diag_config *c,
+				const struct nvtxt_warning_options *w);
 void lsp_server_free(struct lsp_server *s);
 
 /*
@@ -57,7 +63,9 @@ uint64_t lsp_now_ms(void);
 /*
  * `nvtxtc lsp`: serves standard input and output until `exit` or the end
  * of input.  `initial` (copied; NULL: the defaults) holds the -W levels and
- * --max-errors that the client's settings start from.  Returns the exit
+ * --max-errors that the client's settings start from, `initial_warn` (may
+ * be NULL) the state of the -W options that gave them, which the
+ * settings' "warnings" continue as later -W options would.  Returns the exit
  * status: 0 after shutdown and exit, 1 when the input ends or `exit` comes
  * without `shutdown`, 2 when standard output cannot be opened.  When it
  * stops for a reason other than `exit` (the end of input before shutdown,
@@ -65,6 +73,6 @@ uint64_t lsp_now_ms(void);
  * writes one line saying so to standard error (lsp_rpc.c).
  */
 struct nvtxt_diag_config;
-int nvtxt_lsp_serve(const struct nvtxt_diag_config *initial);
+int nvtxt_lsp_serve(const struct nvtxt_diag_config *initial, const struct nvtxt_warning_options *initial_warn);
 
 #endif

@@ -54,6 +54,7 @@ struct lsp_server {
 	enum lsp_encoding enc;
 	struct nvtxt_diag_config config;
 	struct nvtxt_diag_config base;     /* the command line's: settings start from it */
+	struct nvtxt_warning_options base_warn; /* and its -W options so far, which settings continue */
 	unsigned debounce_ms;
 	struct lsp_doc **docs;
 	size_t ndocs, docs_cap;

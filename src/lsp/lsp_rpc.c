@@ -311,7 +311,7 @@ static const char *serve(struct lsp_server *s, FILE *out, int *err)
 	}
 }
 
-int nvtxt_lsp_serve(const struct nvtxt_diag_config *initial)
+int nvtxt_lsp_serve(const struct nvtxt_diag_config *initial, const struct nvtxt_warning_options *initial_warn)
 {
 	struct lsp_server *s;
 	FILE *out;
@@ -336,7 +336,7 @@ int nvtxt_lsp_serve(const struct nvtxt_diag_config *initial)
 	}
 	s = lsp_server_new(out);
 	if (initial)
-		lsp_server_set_base_config(s, initial);
+		lsp_server_set_base_config(s, initial, initial_warn);
 	error = serve(s, out, &err);
 	status = s->exited ? lsp_server_exit_status(s) : 1;
 	say_stop(s, error, err, status);

@@ -159,47 +159,28 @@ bool lsp_range_offsets(struct lsp_server *s, struct lsp_doc *d, json_t *range, s
 
 /* --- configuration ------------------------------------------------------- */
 
-static bool is_warning(int check)
-{
-	return nvtxt_check_get((enum nvtxt_check_id)check)->severity == NVTXT_SEV_WARNING;
-}
+static const char not_a_warning[] = "is not a -W setting of a warning (see nvtxtc --list-checks)";
 
 /*
- * One -W setting without the -W, as nvtxtc(1) takes them: NAME, no-NAME,
- * error, error=NAME, no-error=NAME; "w" is -w (every warning off).  NAME is
- * a warning check of the registry (checks.def).  Returns false for an
- * unknown name or an error check (errors cannot be changed).
+ * One entry of the "warnings" setting: a -W option without the -W, through
+ * the driver's own parser (nvtxt_warning_option), continuing *st; "w" is -w
+ * (every warning off).  NULL, or why it is refused.
  */
-static bool apply_warning(struct nvtxt_diag_config *c, const char *arg, bool *all_errors)
+static const char *apply_warning(struct nvtxt_diag_config *c, struct nvtxt_warning_options *st, const char *arg)
 {
-	const char *name = arg;
-	int level = *all_errors ? NVTXT_LEVEL_ERROR : NVTXT_LEVEL_WARN;
-	int check;
-
-	if (strcmp(arg, "error") == 0) {
-		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
-			if (is_warning(i) && c->level[i] != NVTXT_LEVEL_OFF)
-				c->level[i] = NVTXT_LEVEL_ERROR;
-		*all_errors = true;
-		return true;
-	}
 	if (strcmp(arg, "w") == 0) {
-		for (int i = 0; i < NVTXT_CHECK_COUNT; i++)
-			if (is_warning(i))
-				c->level[i] = NVTXT_LEVEL_OFF;
-		return true;
+		nvtxt_warnings_off(c, st);
+		return NULL;
 	}
-	if (strncmp(arg, "error=", 6) == 0)
-		name = arg + 6, level = NVTXT_LEVEL_ERROR;
-	else if (strncmp(arg, "no-error=", 9) == 0)
-		name = arg + 9, level = NVTXT_LEVEL_WARN;
-	else if (strncmp(arg, "no-", 3) == 0)
-		name = arg + 3, level = NVTXT_LEVEL_OFF;
-	check = nvtxt_check_lookup(name);
-	if (check < 0 || !is_warning(check))
-		return false;
-	c->level[check] = (unsigned char)level;
-	return true;
+	switch (nvtxt_warning_option(c, st, arg, NULL)) {
+	case NVTXT_WARNING_OK:
+		return NULL;
+	case NVTXT_WARNING_ERROR_CHECK:
+		return "names an error check, and errors cannot be disabled or changed (see nvtxtc --list-checks)";
+	case NVTXT_WARNING_UNKNOWN:
+		break;
+	}
+	return not_a_warning;
 }
 
 /*
@@ -214,7 +195,7 @@ static void apply_settings(struct lsp_server *s, json_t *settings)
 {
 	json_t *w, *m, *db, *v;
 	size_t i;
-	bool all_errors = false;
+	struct nvtxt_warning_options warn = s->base_warn;
 
 	if (json_is_object(json_object_get(settings, "nvtxtc")))
 		settings = json_object_get(settings, "nvtxtc");
@@ -226,9 +207,11 @@ static void apply_settings(struct lsp_server *s, json_t *settings)
 	if (w && !json_is_array(w))
 		lsp_log_message(s, 1, "nvtxtc: setting \"warnings\" must be a list of strings such as \"no-rename\"");
 	json_array_foreach(w, i, v) {
-		if (!json_is_string(v) || !apply_warning(&s->config, json_string_value(v), &all_errors))
-			lsp_log_message(s, 1, "nvtxtc: setting \"warnings\": %s is not a -W setting of a warning (see nvtxtc --list-checks)",
-				    json_is_string(v) ? json_string_value(v) : "(not a string)");
+		const char *why = json_is_string(v) ? apply_warning(&s->config, &warn, json_string_value(v))
+						    : not_a_warning;
+		if (why)
+			lsp_log_message(s, 1, "nvtxtc: setting \"warnings\": %s %s",
+				    json_is_string(v) ? json_string_value(v) : "(not a string)", why);
 	}
 	m = json_object_get(settings, "maxErrors");
 	if (json_is_integer(m) && json_integer_value(m) >= 0)
@@ -847,9 +830,12 @@ struct lsp_server *lsp_server_new(FILE *out)
 	return s;
 }
 
-void lsp_server_set_base_config(struct lsp_server *s, const struct nvtxt_diag_config *c)
+void lsp_server_set_base_config(struct lsp_server *s, const struct nvtxt_diag_config *c,
+				const struct nvtxt_warning_options *w)
 {
 	s->base = s->config = *c;
+	if (w)
+		s->base_warn = *w;
 }
 
 void lsp_server_free(struct lsp_server *s)
