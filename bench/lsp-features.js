@@ -13,7 +13,9 @@
 //   over the document, which read the index of the version they ask about.
 //   tokens: each of 20 rounds changes one line (a new version, so a new
 //   index) and then asks for semanticTokens/full: the row is the median of
-//   the whole answer, index included.
+//   the whole answer, index included.  Then 20 rounds of a one-line change
+//   (a number one digit longer) and semanticTokens/full/delta from the
+//   answer before: printed, without a target.
 //
 // Usage: node bench/lsp-features.js NVTXTC FILE_10MB FILE_1MB
 'use strict';
@@ -98,19 +100,33 @@ const median = a => { const s = [...a].sort((x, y) => x - y); return (s[(s.lengt
   const lines = small.split('\n');
   const su = 'file:///bench/small.nvtxt';
   send({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: su, languageId: 'nvtxt', version: 1, text: small } } });
-  const tokens = [], tokensWall = [];
-  let ntok = 0;
+  const tokens = [], tokensWall = [], deltas = [];
+  let ntok = 0, resultId = null, editInts = 0;
+  // the change's diagnostics are published first, so that they do not count
+  const change = async (version, ln, text) => {
+    const published = wait(m => m.method === 'textDocument/publishDiagnostics' && m.params.version === version);
+    send({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri: su, version },
+      contentChanges: [{ range: { start: { line: ln, character: 0 }, end: { line: ln, character: lines[ln].length } }, text }] } });
+    await published;
+  };
   for (let k = 0; k < 20; k++) {
     const ln = Math.floor(lines.length * (k + 1) / 22);
-    // the change's diagnostics are published first, so that they do not count
-    const published = wait(m => m.method === 'textDocument/publishDiagnostics' && m.params.version === k + 2);
-    send({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri: su, version: k + 2 },
-      contentChanges: [{ range: { start: { line: ln, character: 0 }, end: { line: ln, character: lines[ln].length } }, text: lines[ln] }] } });
-    await published;
+    await change(k + 2, ln, lines[ln]);
     const r = await timed('textDocument/semanticTokens/full', { textDocument: { uri: su } });
     tokens.push(r.ms);
     tokensWall.push(r.wall);
     ntok = r.result.data.length / 5;
+    resultId = r.result.resultId;
+  }
+  // full/delta after a one-line change that changes a token (a number one digit longer)
+  for (let k = 0; k < 20; k++) {
+    const ln = Math.floor(lines.length * (k + 1) / 22);
+    await change(k + 22, ln, lines[ln].replace(/, (\d+),/, (_, n) => `, ${n}${k},`));
+    const r = await timed('textDocument/semanticTokens/full/delta', { textDocument: { uri: su }, previousResultId: resultId });
+    if (!r.result.edits) { console.error('bench/lsp-features: full/delta answered without edits'); process.exit(1); }
+    deltas.push(r.ms);
+    editInts = r.result.edits.reduce((n, e) => n + (e.data ? e.data.length : 0), 0);
+    resultId = r.result.resultId;
   }
   const tm = median(tokens);
   send({ jsonrpc: '2.0', id: 2, method: 'shutdown' });
@@ -118,6 +134,7 @@ const median = a => { const s = [...a].sort((x, y) => x - y); return (s[(s.lengt
   send({ jsonrpc: '2.0', method: 'exit' });
   console.log(`lsp features: inlay hints, ${(Buffer.byteLength(big) / 1e6).toFixed(1)} MB, ${bigLines} lines: first request (builds the index) ${first.ms.toFixed(1)} ms CPU; 100-line ranges: median ${hm.toFixed(2)} ms CPU, max ${Math.max(...hints).toFixed(2)}; wall median ${median(hintsWall).toFixed(2)} ms (40 ranges, ${count} hints in the last)`);
   console.log(`lsp features: semantic tokens/full, ${(Buffer.byteLength(small) / 1e6).toFixed(2)} MB, ${ntok} tokens, after a one-line change (index included): median ${tm.toFixed(1)} ms CPU, min ${Math.min(...tokens).toFixed(1)}, max ${Math.max(...tokens).toFixed(1)}; wall median ${median(tokensWall).toFixed(1)} ms (20 versions)`);
+  console.log(`lsp features: semantic tokens/full/delta, the same document, after a one-line change (index included): median ${median(deltas).toFixed(1)} ms CPU, min ${Math.min(...deltas).toFixed(1)}, max ${Math.max(...deltas).toFixed(1)} (20 versions, ${editInts} integers in the last edit)`);
   console.log(`  ${hm <= 5 ? 'met    ' : 'NOT MET'} lsp inlay hints for 100 lines of a 10 MB document <= 5 ms: ${hm.toFixed(2)} ms`);
   console.log(`  ${tm <= 50 ? 'met    ' : 'NOT MET'} lsp semantic tokens of a 1 MB document <= 50 ms: ${tm.toFixed(1)} ms`);
   process.exit(0);

@@ -67,7 +67,7 @@ if need eglot "Emacs' eglot client"; then
 		-L "$top/editors/emacs" -l "$top/tests/lsp/eglot-features.el" </dev/null >"$T/eglot-features.log" 2>&1)
 	ok $? "eglot asked nvtxtc lsp for hints, signature help, highlights, folds, colors, tokens, references and renames"
 	grep '^error ' "$T/eglot-features.out" | sed 's/^/# /'
-	for k in hint signature highlight fold color presentation token references rename renamed; do
+	for k in hint signature highlight fold color presentation token delta references rename renamed; do
 		grep "^$k " tests/lsp/features.expected >"$T/want.$k"
 		grep "^$k " "$T/eglot-features.out" >"$T/got.$k"
 		same_file "$T/got.$k" "$T/want.$k" "eglot shows the expected ${k}s (tests/lsp/features.expected)"

@@ -44,7 +44,7 @@ if need nvim "Neovim's LSP client"; then
 		--cmd 'filetype on' -c "luafile $top/tests/lsp/nvim-features.lua" </dev/null >"$T/nvim-features.log" 2>&1)
 	ok $? "Neovim's LSP client asked nvtxtc lsp for hints, signature help, highlights, folds, colors, tokens, references and renames"
 	grep '^error' "$T/nvim-features.out" | sed 's/^/# /'
-	for k in hint signature highlight fold color presentation token references rename renamed; do
+	for k in hint signature highlight fold color presentation token delta references rename renamed; do
 		grep "^$k " tests/lsp/features.expected >"$T/want.$k"
 		grep "^$k " "$T/nvim-features.out" >"$T/got.$k"
 		same_file "$T/got.$k" "$T/want.$k" "Neovim shows the expected ${k}s (tests/lsp/features.expected)"

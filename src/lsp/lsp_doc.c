@@ -81,6 +81,7 @@ void lsp_doc_free(struct lsp_doc *d)
 		return;
 	lsp_doc_clear_fixes(d);
 	lsp_index_free(d->index);
+	lsp_tokens_free(d->tokens);
 	free(d->uri);
 	free(d->key);
 	free(d->text);

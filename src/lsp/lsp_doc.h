@@ -48,10 +48,13 @@ struct lsp_doc {
 	size_t nfixes, fixes_cap;
 	uint64_t gen;           /* counts the changes of the text */
 	struct lsp_index *index; /* of the text of generation index->gen, or NULL (lsp_index.h) */
+	struct lsp_tokens *tokens; /* the last semanticTokens/full answer, or NULL (lsp_tokens.c) */
 };
 
 struct lsp_index;
 void lsp_index_free(struct lsp_index *x);
+struct lsp_tokens;
+void lsp_tokens_free(struct lsp_tokens *t);
 
 struct lsp_doc *lsp_doc_new(const char *uri, const char *text, size_t len, int64_t version);
 void lsp_doc_free(struct lsp_doc *d);

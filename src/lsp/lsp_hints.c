@@ -89,8 +89,8 @@ void lsp_feature_capabilities(struct lsp_server *s, json_t *caps)
 	json_object_set_new(caps, "diagnosticProvider", json_pack("{s:s,s:b,s:b}", "identifier", "nvtxtc",
 								  "interFileDependencies", 0, "workspaceDiagnostics", 1));
 	json_object_set_new(caps, "semanticTokensProvider",
-			    json_pack("{s:{s:o,s:o},s:b,s:b}", "legend", "tokenTypes", string_list(lsp_token_types),
-				      "tokenModifiers", string_list(lsp_token_modifiers), "range", 1, "full", 1));
+			    json_pack("{s:{s:o,s:o},s:b,s:{s:b}}", "legend", "tokenTypes", string_list(lsp_token_types),
+				      "tokenModifiers", string_list(lsp_token_modifiers), "range", 1, "full", "delta", 1));
 }
 
 /* --- inlay hints -------------------------------------------------------------- */

@@ -30,6 +30,9 @@ enum {
 /* The longest header block (all header lines) accepted. */
 #define LSP_MAX_HEADER 8192
 
+/* How many small integers lsp_server.small_ints keeps. */
+#define LSP_SMALL_INTS 1024
+
 struct lsp_error {
 	int code;
 	char message[256];
@@ -62,14 +65,12 @@ struct lsp_server {
 	struct lsp_features feat;
 	uint64_t settings_gen;      /* counts the changes of settings: indexes depend on them */
 	/*
-	 * The integers of the next response's result.data, written as decimal
-	 * digits and commas (lsp_tokens.c, semantic tokens): the response's
-	 * JSON is jansson's, with "data":[] in it, and these go between the
-	 * brackets.  jansson formats each integer with snprintf and allocates
-	 * it: 1,400 instructions an integer, 5 a token, so 600 ms for 10 MB.
+	 * The JSON integers 0 .. LSP_SMALL_INTS-1, made when first needed and
+	 * shared by every array that holds one (lsp_juint): a semantic
+	 * tokens answer is mostly small integers, five a token.
 	 */
-	struct buf data_ints;
-	bool data_pending;
+	json_t *small_ints[LSP_SMALL_INTS];
+	uint64_t token_results;     /* semanticTokens/full answers so far: their resultIds */
 	uint64_t opens;             /* didOpen notifications so far: the high bits of a document's gen */
 };
 
@@ -87,6 +88,9 @@ bool lsp_param_offset(struct lsp_server *s, struct lsp_doc *d, json_t *params, c
 /* range {start, end} as byte offsets [*a, *b) of d; false when malformed or outside d (e is set). */
 bool lsp_range_offsets(struct lsp_server *s, struct lsp_doc *d, json_t *range, size_t *a, size_t *b,
 		       struct lsp_error *e);
+/* The JSON integer v: a new reference, shared when v < LSP_SMALL_INTS (lsp_tokens.c). */
+json_t *lsp_juint(struct lsp_server *s, uint32_t v);
+
 /* {line, character} of byte offset off, and {start, end} of [a, b). */
 json_t *lsp_jpos(const struct lsp_server *s, const struct lsp_doc *d, size_t off);
 json_t *lsp_jrange(const struct lsp_server *s, const struct lsp_doc *d, size_t a, size_t b);
@@ -130,6 +134,7 @@ json_t *lsp_signature_help(struct lsp_server *s, json_t *params, struct lsp_erro
 json_t *lsp_folding_range(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_document_highlight(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_semantic_tokens_full(struct lsp_server *s, json_t *params, struct lsp_error *e);
+json_t *lsp_semantic_tokens_delta(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_semantic_tokens_range(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_document_color(struct lsp_server *s, json_t *params, struct lsp_error *e);
 json_t *lsp_color_presentation(struct lsp_server *s, json_t *params, struct lsp_error *e);

@@ -22,31 +22,14 @@
 
 static void send(struct lsp_server *s, json_t *msg)
 {
-	static const char mark[] = "\"result\":{\"data\":[]";
-	char *body, *at = NULL;
-	size_t n;
+	char *body;
 
 	json_object_set_new(msg, "jsonrpc", json_string("2.0"));
 	body = json_dumps(msg, JSON_COMPACT);
 	json_decref(msg);
 	if (!body)
 		return;
-	n = strlen(body);
-	/* a response whose result.data is the pending integers (lsp_int.h, data_ints) */
-	if (s->data_pending && (at = strstr(body, mark)) != NULL)
-		at += sizeof mark - 2;
-	if (at) {
-		fprintf(s->out, "Content-Length: %zu\r\n\r\n", n + s->data_ints.len);
-		fwrite(body, 1, (size_t)(at - body), s->out);
-		fwrite(s->data_ints.ptr, 1, s->data_ints.len, s->out);
-		fputs(at, s->out);
-	} else {
-		fprintf(s->out, "Content-Length: %zu\r\n\r\n%s", n, body);
-	}
-	if (at || s->data_pending) {
-		s->data_pending = false;
-		s->data_ints.len = 0;
-	}
+	fprintf(s->out, "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
 	fflush(s->out);
 	free(body);
 }

@@ -658,6 +658,7 @@ static const struct {
 	{ "textDocument/foldingRange", lsp_folding_range },
 	{ "textDocument/documentHighlight", lsp_document_highlight },
 	{ "textDocument/semanticTokens/full", lsp_semantic_tokens_full },
+	{ "textDocument/semanticTokens/full/delta", lsp_semantic_tokens_delta },
 	{ "textDocument/semanticTokens/range", lsp_semantic_tokens_range },
 	{ "textDocument/documentColor", lsp_document_color },
 	{ "textDocument/colorPresentation", lsp_color_presentation },
@@ -846,7 +847,8 @@ void lsp_server_free(struct lsp_server *s)
 		lsp_doc_free(s->docs[i]);
 	free(s->docs);
 	buf_free(&s->in);
-	buf_free(&s->data_ints);
+	for (size_t i = 0; i < LSP_SMALL_INTS; i++)
+		json_decref(s->small_ints[i]);
 	json_decref(s->cancelled);
 	free(s);
 }

@@ -1,8 +1,11 @@
 /*
  * lsp_tokens.c - semantic tokens and colors (LSP 3.17,
- * "textDocument/semanticTokens" full and range, "textDocument/documentColor",
- * "textDocument/colorPresentation"), read from the document's index
- * (lsp_index.h).
+ * "textDocument/semanticTokens" full, full/delta and range,
+ * "textDocument/documentColor", "textDocument/colorPresentation"), read
+ * from the document's index (lsp_index.h).  The integers of the last full
+ * answer stay with the document (4 bytes each, 20 a token) for full/delta.
+ * Every answer is serialised by jansson: bench/README.md has the
+ * measurement that keeps it so (40 ms for the tokens of 1 MB, target 50).
  *
  * Token types (standard ones, so that any theme colours them): commands
  * and definitions "function" (a definition with "declaration"), the
@@ -13,6 +16,7 @@
  * does not have gets "deprecated".
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lsp_index.h"
@@ -87,33 +91,64 @@ static uint32_t units(const struct lsp_server *s, const struct lsp_doc *d, size_
 	return n;
 }
 
-/* Writes ",v" at p (v alone when first); returns the end.  At most 11 bytes. */
-static char *put_int(char *p, uint32_t v, bool first)
-{
-	char digits[10];
-	size_t n = 0;
+/* The integers of one SemanticTokens.data, five a token. */
+struct lsp_tokens {
+	uint64_t id;            /* the answer's resultId (lsp_server.token_results) */
+	uint32_t *v;
+	size_t n, cap;
+};
 
-	do
-		digits[sizeof digits - 1 - n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	if (!first)
-		*p++ = ',';
-	memcpy(p, digits + sizeof digits - n, n);
-	return p + n;
+void lsp_tokens_free(struct lsp_tokens *t)
+{
+	if (!t)
+		return;
+	free(t->v);
+	free(t);
+}
+
+json_t *lsp_juint(struct lsp_server *s, uint32_t v)
+{
+	if (v >= LSP_SMALL_INTS)
+		return json_integer((json_int_t)v);
+	if (!s->small_ints[v])
+		s->small_ints[v] = json_integer((json_int_t)v);
+	return json_incref(s->small_ints[v]);
+}
+
+/* A JSON array of v[0 .. n). */
+static json_t *int_array(struct lsp_server *s, const uint32_t *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, lsp_juint(s, v[i]));
+	return a;
+}
+
+static void push_token(struct lsp_tokens *t, uint32_t dline, uint32_t dcol, uint32_t len, uint32_t type, uint32_t mods)
+{
+	void *p = t->v;
+
+	xgrow(&p, &t->cap, t->n + 5, sizeof(*t->v));
+	t->v = p;
+	t->v[t->n++] = dline;
+	t->v[t->n++] = dcol;
+	t->v[t->n++] = len;
+	t->v[t->n++] = type;
+	t->v[t->n++] = mods;
 }
 
 /*
- * SemanticTokens.data (LSP 3.17, "Semantic Tokens"): five integers per
- * token, relative to the one before, written into s->data_ints for the
- * response (lsp_int.h); the result is {"data": []}, which they fill.
+ * SemanticTokens.data (LSP 3.17, "Semantic Tokens") of the tokens that
+ * start in bytes [a, z): five integers per token, line and start relative
+ * to the token before, appended to t.
  */
-static json_t *encode(struct lsp_server *s, struct lsp_doc *d, const struct lsp_index *x, size_t a, size_t z)
+static void encode(const struct lsp_server *s, struct lsp_doc *d, const struct lsp_index *x, size_t a, size_t z,
+		   struct lsp_tokens *t)
 {
-	struct buf *out = &s->data_ints;
 	size_t line = 0, prev_line = 0, line_end = 0, col_off = 0;
 	uint32_t col = 0, prev_col = 0;
 
-	out->len = 0;
 	line = lsp_doc_line_of(d, a);
 	line_end = lsp_doc_line_end(d, line);
 	col_off = d->lines[line];
@@ -122,7 +157,6 @@ static json_t *encode(struct lsp_server *s, struct lsp_doc *d, const struct lsp_
 		unsigned mods;
 		int type = token_type(d, it, &mods);
 		size_t end;
-		char *p;
 		if (type < 0 || it->end <= it->start || it->start < a)
 			continue;
 		if (it->start > line_end) {
@@ -135,20 +169,39 @@ static json_t *encode(struct lsp_server *s, struct lsp_doc *d, const struct lsp_
 		col += units(s, d, col_off, it->start);
 		col_off = it->start;
 		end = it->end > line_end ? line_end : it->end;
-		buf_reserve(out, 5 * 11);
-		p = out->ptr + out->len;
-		p = put_int(p, (uint32_t)(line - prev_line), out->len == 0);
-		p = put_int(p, line == prev_line ? col - prev_col : col, false);
-		p = put_int(p, units(s, d, it->start, end), false);
-		p = put_int(p, (uint32_t)type, false);
-		p = put_int(p, mods, false);
-		out->len = (size_t)(p - out->ptr);
-		out->ptr[out->len] = '\0';
+		push_token(t, (uint32_t)(line - prev_line), line == prev_line ? col - prev_col : col,
+			   units(s, d, it->start, end), (uint32_t)type, mods);
 		prev_line = line;
 		prev_col = col;
 	}
-	s->data_pending = true;
-	return json_pack("{s:[]}", "data");
+}
+
+/* The resultId of t, as a string. */
+static void result_id(const struct lsp_tokens *t, char *out, size_t n)
+{
+	snprintf(out, n, "%llu", (unsigned long long)t->id);
+}
+
+/* The whole document's tokens under a new resultId, kept with d in place of the answer before. */
+static struct lsp_tokens *keep(struct lsp_server *s, struct lsp_doc *d, const struct lsp_index *x)
+{
+	struct lsp_tokens *t = xcalloc(1, sizeof(*t));
+
+	encode(s, d, x, 0, d->len + 1, t);
+	t->id = ++s->token_results;
+	lsp_tokens_free(d->tokens);
+	d->tokens = t;
+	return t;
+}
+
+/* SemanticTokens of the whole document, with its resultId; kept for full/delta. */
+static json_t *full(struct lsp_server *s, struct lsp_doc *d, const struct lsp_index *x)
+{
+	struct lsp_tokens *t = keep(s, d, x);
+	char id[24];
+
+	result_id(t, id, sizeof id);
+	return json_pack("{s:s,s:o}", "resultId", id, "data", int_array(s, t->v, t->n));
 }
 
 json_t *lsp_semantic_tokens_full(struct lsp_server *s, json_t *params, struct lsp_error *e)
@@ -156,17 +209,92 @@ json_t *lsp_semantic_tokens_full(struct lsp_server *s, json_t *params, struct ls
 	struct lsp_doc *d;
 	const struct lsp_index *x = lsp_param_index(s, params, NULL, &d, NULL, e);
 
-	return x ? encode(s, d, x, 0, d->len + 1) : NULL;
+	return x ? full(s, d, x) : NULL;
+}
+
+/*
+ * The edits from old to new (LSP 3.17, SemanticTokensEdit): none when they
+ * are equal, else one that replaces what lies between their common start
+ * and their common end.
+ */
+static json_t *edits(struct lsp_server *s, const struct lsp_tokens *old, const struct lsp_tokens *new)
+{
+	size_t p = 0, q = 0, m = old->n < new->n ? old->n : new->n;
+	json_t *edit;
+
+	while (p < m && old->v[p] == new->v[p])
+		p++;
+	while (q < m - p && old->v[old->n - 1 - q] == new->v[new->n - 1 - q])
+		q++;
+	if (p == old->n && p == new->n)
+		return json_array();
+	edit = json_pack("{s:o,s:o}", "start", lsp_juint(s, (uint32_t)p), "deleteCount",
+			 lsp_juint(s, (uint32_t)(old->n - p - q)));
+	if (new->n - q > p)
+		json_object_set_new(edit, "data", int_array(s, new->v + p, new->n - q - p));
+	return json_pack("[o]", edit);
+}
+
+/* What a JSON value is, for a message: "none" when it is missing. */
+static const char *json_kind(const json_t *v)
+{
+	switch (v ? json_typeof(v) : JSON_NULL) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "a list";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: case JSON_REAL: return "a number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	default: return v ? "null" : "none";
+	}
+}
+
+/*
+ * semanticTokens/full/delta: SemanticTokensDelta from the answer named by
+ * params.previousResultId when it is the last one kept for the document;
+ * otherwise (an older or unknown id) the full SemanticTokens, as LSP 3.17
+ * allows.
+ */
+json_t *lsp_semantic_tokens_delta(struct lsp_server *s, json_t *params, struct lsp_error *e)
+{
+	struct lsp_doc *d;
+	const struct lsp_index *x = lsp_param_index(s, params, NULL, &d, NULL, e);
+	json_t *jprev = json_object_get(params, "previousResultId");
+	const char *prev = json_string_value(jprev);
+	struct lsp_tokens *old;
+	char id[24];
+	json_t *out;
+
+	if (!x)
+		return NULL;
+	if (!prev)
+		return lsp_fail(e, LSP_INVALID_PARAMS,
+				"expected params.previousResultId, the resultId of a semanticTokens/full answer (a string); found %s",
+				json_kind(jprev));
+	old = d->tokens;
+	if (old)
+		result_id(old, id, sizeof id);
+	if (!old || strcmp(id, prev) != 0)
+		return full(s, d, x);
+	d->tokens = NULL;
+	result_id(keep(s, d, x), id, sizeof id);
+	out = json_pack("{s:s,s:o}", "resultId", id, "edits", edits(s, old, d->tokens));
+	lsp_tokens_free(old);
+	return out;
 }
 
 json_t *lsp_semantic_tokens_range(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
 	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_tokens t = { 0 };
 	size_t a, z;
+	json_t *out;
 
 	if (!d || !lsp_range_offsets(s, d, json_object_get(params, "range"), &a, &z, e))
 		return NULL;
-	return encode(s, d, lsp_index_get(s, d), a, z);
+	encode(s, d, lsp_index_get(s, d), a, z, &t);
+	out = json_pack("{s:o}", "data", int_array(s, t.v, t.n));
+	free(t.v);
+	return out;
 }
 
 /* --- colors -------------------------------------------------------------------- */

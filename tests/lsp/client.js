@@ -144,7 +144,7 @@ async function main() {
     semanticTokensProvider: {
       legend: { tokenTypes: ['function', 'parameter', 'variable', 'string', 'number', 'enumMember', 'comment'],
         tokenModifiers: ['declaration', 'deprecated', 'defaultLibrary', 'readonly'] },
-      range: true, full: true,
+      range: true, full: { delta: true },
     },
   }, 'initialize advertises exactly the implemented features, UTF-16 when UTF-8 is not offered');
   same(init.serverInfo && init.serverInfo.name, 'nvtxtc', 'serverInfo names nvtxtc');

@@ -113,10 +113,10 @@
                  (nvtxt-test-say "presentation %s %s" want
                                  (or (plist-get (plist-get p :textEdit) :newText) "-")))))))))
 
-(defun nvtxt-test-tokens (a b legend)
-  (let* ((r (nvtxt-test-request :textDocument/semanticTokens/range :range (nvtxt-test-line-range a b)))
-         (data (plist-get r :data)) (types (plist-get legend :tokenTypes))
-         (mods (plist-get legend :tokenModifiers)) (line 0) (ch 0))
+(defun nvtxt-test-token-lines (data legend)
+  "\"token LINE:COL-COL TYPE.MODIFIERS\" for each token of SemanticTokens DATA."
+  (let ((types (plist-get legend :tokenTypes)) (mods (plist-get legend :tokenModifiers))
+        (line 0) (ch 0) (out nil))
     (cl-loop for i from 0 below (length data) by 5 do
              (let ((dl (aref data i)) (dc (aref data (+ i 1))) (len (aref data (+ i 2)))
                    (ty (aref data (+ i 3))) (m (aref data (+ i 4))) (name nil))
@@ -125,10 +125,49 @@
                (setq name (aref types ty))
                (dotimes (k (length mods))
                  (when (/= 0 (logand m (ash 1 k))) (setq name (concat name "." (aref mods k)))))
-               (nvtxt-test-say "token %s-%s %s" (nvtxt-test-lsp-at (list :line line :character ch))
-                               (replace-regexp-in-string
-                                "\\`[0-9]+:" "" (nvtxt-test-lsp-at (list :line line :character (+ ch len))))
-                               name)))))
+               (push (format "token %s-%s %s" (nvtxt-test-lsp-at (list :line line :character ch))
+                             (replace-regexp-in-string
+                              "\\`[0-9]+:" "" (nvtxt-test-lsp-at (list :line line :character (+ ch len))))
+                             name)
+                     out)))
+    (nreverse out)))
+
+(defun nvtxt-test-tokens (a b legend)
+  (let ((r (nvtxt-test-request :textDocument/semanticTokens/range :range (nvtxt-test-line-range a b))))
+    (dolist (l (nvtxt-test-token-lines (plist-get r :data) legend)) (nvtxt-test-say "%s" l))))
+
+(defun nvtxt-test-apply-edits (data edits)
+  "SemanticTokensEdit EDITS applied to DATA as LSP 3.17 says (offsets into the old DATA)."
+  (let ((r (append data nil)))
+    (dolist (e (sort (append edits nil) (lambda (x y) (> (plist-get x :start) (plist-get y :start)))))
+      (let ((start (plist-get e :start)))
+        (setq r (append (seq-take r start) (append (plist-get e :data) nil)
+                        (nthcdr (+ start (plist-get e :deleteCount)) r)))))
+    r))
+
+(defun nvtxt-test-delta (line col text legend)
+  "TEXT typed at LINE:COL and taken back (eglot sends the didChange), each followed by full/delta."
+  (let* ((tag (format "delta %d:%d" line col))
+         (first (nvtxt-test-request :textDocument/semanticTokens/full))
+         d data full back)
+    (nvtxt-test-goto line col)
+    (insert text)
+    (eglot--signal-textDocument/didChange)
+    (setq d (nvtxt-test-request :textDocument/semanticTokens/full/delta :previousResultId (plist-get first :resultId)))
+    (unless (plist-member d :edits) (nvtxt-test-fail "full/delta answered without edits"))
+    (setq data (nvtxt-test-apply-edits (plist-get first :data) (plist-get d :edits)))
+    (dolist (l (nvtxt-test-token-lines (vconcat data) legend))
+      (when (string-prefix-p (format "token %d:" line) l) (nvtxt-test-say "%s +%s %s" tag text l)))
+    (setq full (nvtxt-test-request :textDocument/semanticTokens/full))
+    (nvtxt-test-say "%s +%s edits applied = full: %s" tag text (if (equal data (append (plist-get full :data) nil)) "true" "false"))
+    (nvtxt-test-goto line col)
+    (delete-char (length text))
+    (eglot--signal-textDocument/didChange)
+    (setq back (nvtxt-test-request :textDocument/semanticTokens/full/delta :previousResultId (plist-get full :resultId)))
+    (nvtxt-test-say "%s -%s edits applied = first full: %s" tag text
+                    (if (equal (nvtxt-test-apply-edits (plist-get full :data) (plist-get back :edits))
+                               (append (plist-get first :data) nil))
+                        "true" "false"))))
 
 (defun nvtxt-test-references (line col)
   (nvtxt-test-goto line col)
@@ -178,6 +217,7 @@
       ("references" (nvtxt-test-references (string-to-number (nth 1 w)) (string-to-number (nth 2 w))))
       ("rename" (nvtxt-test-rename (string-to-number (nth 1 w)) (string-to-number (nth 2 w)) (nth 3 w)))
       ("tokens" (nvtxt-test-tokens (string-to-number (nth 1 w)) (string-to-number (nth 2 w)) legend))
+      ("delta" (nvtxt-test-delta (string-to-number (nth 1 w)) (string-to-number (nth 2 w)) (nth 3 w) legend))
       (_ (nvtxt-test-fail "unknown query %s" q)))))
 
 (condition-case err

@@ -33,6 +33,29 @@ const at = p => `${p.line + 1}:${toByteCol(p)}`;
 const range = r => `${at(r.start)}-${at(r.end)}`;
 const hex = c => '0x' + [c.alpha, c.red, c.green, c.blue].map(v => Math.round(v * 255).toString(16).padStart(2, '0')).join('').toUpperCase();
 
+// "token LINE:COL-COL TYPE.MODIFIERS" for each token of SemanticTokens.data
+function tokens(data, legend) {
+  const r = [];
+  let line = 0, ch = 0;
+  for (let i = 0; i < data.length; i += 5) {
+    const [dl, dc, len, type, mods] = data.slice(i, i + 5);
+    if (dl) ch = 0;
+    line += dl;
+    ch += dc;
+    const a = { line, character: ch }, b = { line, character: ch + len };
+    const m = legend.tokenModifiers.filter((_, k) => mods & (1 << k));
+    r.push(`token ${at(a)}-${toByteCol(b)} ${legend.tokenTypes[type]}${m.map(x => '.' + x).join('')}`);
+  }
+  return r;
+}
+// SemanticTokensEdit[] applied to data as LSP 3.17 says: each replaces
+// deleteCount integers from start (of the old data) with its data
+function applyEdits(data, edits) {
+  const r = data.slice();
+  for (const e of edits.slice().sort((a, b) => b.start - a.start)) r.splice(e.start, e.deleteCount, ...(e.data || []));
+  return r;
+}
+
 async function main() {
   const proc = cp.spawn(nvtxtc, ['lsp'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const conn = rpc.createProtocolConnection(new rpc.StreamMessageReader(proc.stdout), new rpc.StreamMessageWriter(proc.stdin));
@@ -80,16 +103,26 @@ async function main() {
       out.push(`presentation ${w[1]}:${w[2]} ${r[0].textEdit ? r[0].textEdit.newText : '-'}`);
     } else if (w[0] === 'tokens') {
       const r = await conn.sendRequest(rpc.SemanticTokensRangeRequest.type, { textDocument: td, range: lineRange() });
-      let line = 0, ch = 0;
-      for (let i = 0; i < r.data.length; i += 5) {
-        const [dl, dc, len, type, mods] = r.data.slice(i, i + 5);
-        if (dl) ch = 0;
-        line += dl;
-        ch += dc;
-        const a = { line, character: ch }, b = { line, character: ch + len };
-        const m = legend.tokenModifiers.filter((_, k) => mods & (1 << k));
-        out.push(`token ${at(a)}-${toByteCol(b)} ${legend.tokenTypes[type]}${m.map(x => '.' + x).join('')}`);
-      }
+      out.push(...tokens(r.data, legend));
+    } else if (w[0] === 'delta') {
+      // TEXT typed at LINE:COL and taken back, each followed by full/delta
+      const first = await conn.sendRequest(rpc.SemanticTokensRequest.type, { textDocument: td });
+      const p = pos(), t = w[3], tag = `delta ${w[1]}:${w[2]}`;
+      const edit = (range, newText) => {
+        const l = lines[range.start.line], js = Buffer.from(l).subarray(0, +w[2] - 1).toString().length;
+        lines[range.start.line] = newText ? l.slice(0, js) + newText + l.slice(js) : l.slice(0, js) + l.slice(js + t.length);
+        text = lines.join('\n');
+        conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, { textDocument: { uri, version: ++version }, contentChanges: [{ range, text: newText }] });
+      };
+      edit({ start: p, end: p }, t);
+      const d = await conn.sendRequest(rpc.SemanticTokensDeltaRequest.type, { textDocument: td, previousResultId: first.resultId });
+      const data = applyEdits(first.data, d.edits);
+      out.push(...tokens(data, legend).filter(x => x.startsWith(`token ${w[1]}:`)).map(x => `${tag} +${t} ${x}`));
+      const full = await conn.sendRequest(rpc.SemanticTokensRequest.type, { textDocument: td });
+      out.push(`${tag} +${t} edits applied = full: ${JSON.stringify(data) === JSON.stringify(full.data)}`);
+      edit({ start: p, end: { line: p.line, character: p.character + (enc === 'utf-8' ? Buffer.byteLength(t) : t.length) } }, '');
+      const back = await conn.sendRequest(rpc.SemanticTokensDeltaRequest.type, { textDocument: td, previousResultId: full.resultId });
+      out.push(`${tag} -${t} edits applied = first full: ${JSON.stringify(applyEdits(full.data, back.edits)) === JSON.stringify(first.data)}`);
     } else if (w[0] === 'references') {
       const r = await conn.sendRequest(rpc.ReferencesRequest.type, { textDocument: td, position: pos(), context: { includeDeclaration: true } });
       (r || []).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

@@ -56,6 +56,33 @@ local ok, err = pcall(function()
     return { start = { line = a - 1, character = 0 }, ['end'] = { line = b - 1, character = char(b, #lines[b] + 1) } }
   end
 
+  -- "token LINE:COL-COL TYPE.MODIFIERS" for each token of SemanticTokens.data
+  local function tokens(data)
+    local r, line, ch = {}, 0, 0
+    for i = 1, #data, 5 do
+      local dl, dc, len, ty, mods = data[i], data[i + 1], data[i + 2], data[i + 3], data[i + 4]
+      if dl > 0 then ch = 0 end
+      line, ch = line + dl, ch + dc
+      local name = legend.tokenTypes[ty + 1]
+      for k, m in ipairs(legend.tokenModifiers) do
+        if math.floor(mods / 2 ^ (k - 1)) % 2 == 1 then name = name .. '.' .. m end
+      end
+      local b = at({ line = line, character = ch + len })
+      r[#r + 1] = string.format('token %s-%s %s', at({ line = line, character = ch }), b:gsub('^%d+:', ''), name)
+    end
+    return r
+  end
+  -- SemanticTokensEdit[] applied as LSP 3.17 says (offsets into the old data)
+  local function apply_edits(data, edits)
+    local r = vim.deepcopy(data)
+    table.sort(edits, function(a, b) return a.start > b.start end)
+    for _, e in ipairs(edits) do
+      for _ = 1, e.deleteCount do table.remove(r, e.start + 1) end
+      for k, v in ipairs(e.data or {}) do table.insert(r, e.start + k, v) end
+    end
+    return r
+  end
+
   -- signature help as :lua vim.lsp.buf.signature_help() asks for it
   local sig_result = nil
   vim.lsp.handlers['textDocument/signatureHelp'] = function(_, result) sig_result = result or vim.NIL end
@@ -116,18 +143,27 @@ local ok, err = pcall(function()
       end
     elseif w[1] == 'tokens' then
       local r = request('textDocument/semanticTokens/range', { range = line_range(tonumber(w[2]), tonumber(w[3])) })
-      local line, ch = 0, 0
-      for i = 1, #r.data, 5 do
-        local dl, dc, len, ty, mods = r.data[i], r.data[i + 1], r.data[i + 2], r.data[i + 3], r.data[i + 4]
-        if dl > 0 then ch = 0 end
-        line, ch = line + dl, ch + dc
-        local name = legend.tokenTypes[ty + 1]
-        for k, m in ipairs(legend.tokenModifiers) do
-          if math.floor(mods / 2 ^ (k - 1)) % 2 == 1 then name = name .. '.' .. m end
-        end
-        local b = at({ line = line, character = ch + len })
-        out:write(string.format('token %s-%s %s\n', at({ line = line, character = ch }), b:gsub('^%d+:', ''), name))
+      for _, t in ipairs(tokens(r.data)) do out:write(t .. '\n') end
+    elseif w[1] == 'delta' then
+      -- TEXT typed into the buffer at LINE:COL and taken back (Neovim sends
+      -- the didChange), each followed by full/delta
+      local l, c, t, tag = tonumber(w[2]), tonumber(w[3]), w[4], 'delta ' .. w[2] .. ':' .. w[3]
+      local first = request('textDocument/semanticTokens/full', {})
+      vim.api.nvim_buf_set_text(buf, l - 1, c - 1, l - 1, c - 1, { t })
+      lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+      local d = request('textDocument/semanticTokens/full/delta', { previousResultId = first.resultId })
+      if not d.edits then fail('full/delta answered without edits') end
+      local data = apply_edits(first.data, d.edits)
+      for _, x in ipairs(tokens(data)) do
+        if x:find('^token ' .. w[2] .. ':') then out:write(tag .. ' +' .. t .. ' ' .. x .. '\n') end
       end
+      local full = request('textDocument/semanticTokens/full', {})
+      out:write(string.format('%s +%s edits applied = full: %s\n', tag, t, tostring(vim.deep_equal(data, full.data))))
+      vim.api.nvim_buf_set_text(buf, l - 1, c - 1, l - 1, c - 1 + #t, { '' })
+      lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+      local back = request('textDocument/semanticTokens/full/delta', { previousResultId = full.resultId })
+      out:write(string.format('%s -%s edits applied = first full: %s\n', tag, t,
+        tostring(vim.deep_equal(apply_edits(full.data, back.edits), first.data))))
     elseif w[1] == 'references' then
       vim.api.nvim_win_set_cursor(0, { tonumber(w[2]), tonumber(w[3]) - 1 })
       vim.fn.setqflist({}, 'r', { items = {} })

@@ -42,6 +42,9 @@ function signatureHelp(r) {
 const colorPresentation = p => T.ColorPresentation.is({ ...p, textEdit: undefined }) && T.TextEdit.is(p.textEdit);
 // DocumentHighlight: range, kind? in 1..3
 const highlight = h => T.Range.is(h.range) && (h.kind === undefined || [1, 2, 3].includes(h.kind));
+// SemanticTokensDelta: resultId?, edits[] of SemanticTokensEdit {start, deleteCount, data?}
+const tokensEdit = e => e && uinteger(e.start) && uinteger(e.deleteCount) && (e.data === undefined || (Array.isArray(e.data) && e.data.every(uinteger)));
+const tokensDelta = r => r && (r.resultId === undefined || typeof r.resultId === 'string') && isArrayOf(r.edits, tokensEdit);
 // SemanticTokensLegend: tokenTypes and tokenModifiers, lists of strings
 const legend = l => l && Array.isArray(l.tokenTypes) && l.tokenTypes.every(x => typeof x === 'string') &&
   Array.isArray(l.tokenModifiers) && l.tokenModifiers.every(x => typeof x === 'string');
@@ -94,6 +97,17 @@ async function main() {
     try { r = await conn.sendRequest(method, params); } catch (e) { r = e; }
     ok(guard(r), `${method}: ${what}`, r);
   }
+  // full/delta: after a change to the document, a delta from the full answer before
+  ok(caps.semanticTokensProvider.full && caps.semanticTokensProvider.full.delta === true, 'semanticTokensProvider.full.delta is advertised');
+  const first = await conn.sendRequest('textDocument/semanticTokens/full', { textDocument: f });
+  ok(T.SemanticTokens.is(first) && typeof first.resultId === 'string', 'SemanticTokens, full, with a resultId (SemanticTokens.is)', first);
+  conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, { textDocument: { ...f, version: 2 },
+    contentChanges: [{ range: { start: pos(5, 8), end: pos(5, 8) }, text: '1' }] });
+  const delta = await conn.sendRequest('textDocument/semanticTokens/full/delta', { textDocument: f, previousResultId: first.resultId });
+  ok(tokensDelta(delta) && typeof delta.resultId === 'string' && delta.resultId !== first.resultId,
+    'textDocument/semanticTokens/full/delta: SemanticTokensDelta, a new resultId, edits (fields of LSP 3.17)', delta);
+  const stale = await conn.sendRequest('textDocument/semanticTokens/full/delta', { textDocument: f, previousResultId: first.resultId });
+  ok(T.SemanticTokens.is(stale) && typeof stale.resultId === 'string', 'full/delta from an id that is not the last: SemanticTokens, full (SemanticTokens.is)', stale);
   ok(legend(caps.semanticTokensProvider && caps.semanticTokensProvider.legend), 'semanticTokensProvider.legend: tokenTypes and tokenModifiers');
   const standard = ['namespace', 'type', 'class', 'enum', 'interface', 'struct', 'typeParameter', 'parameter', 'variable', 'property',
     'enumMember', 'event', 'function', 'method', 'macro', 'keyword', 'modifier', 'comment', 'string', 'number', 'regexp', 'operator', 'decorator'];

@@ -69,6 +69,17 @@ ok(JSON.stringify(settings((k, d) => d)) === JSON.stringify(defaults), 'settings
   conn.sendNotification(rpc.DidChangeConfigurationNotification.type, { settings: { nvtxtc: config({ 'inlayHints.times': true, 'inlayHints.parameterNames': false, warnings: ['error'] }) } });
   h = await hints();
   ok(h.includes('+1.249 ms') && !h.includes('Time:'), 'after the change: times, no argument names', h);
+  // semantic tokens as vscode-languageclient asks for them when full.delta is offered:
+  // full, then after each change full/delta from the last resultId, the edits applied
+  ok(init.capabilities.semanticTokensProvider.full.delta === true, 'the server offers semanticTokens/full/delta');
+  const first = await conn.sendRequest(rpc.SemanticTokensRequest.type, { textDocument: { uri } });
+  conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 },
+    contentChanges: [{ range: { start: { line: 5, character: 8 }, end: { line: 5, character: 8 } }, text: '1' }] });
+  const delta = await conn.sendRequest(rpc.SemanticTokensDeltaRequest.type, { textDocument: { uri }, previousResultId: first.resultId });
+  const data = first.data.slice();
+  for (const e of delta.edits.slice().sort((a, b) => b.start - a.start)) data.splice(e.start, e.deleteCount, ...(e.data || []));
+  const full = await conn.sendRequest(rpc.SemanticTokensRequest.type, { textDocument: { uri } });
+  ok(delta.edits.length === 1 && JSON.stringify(data) === JSON.stringify(full.data), 'full/delta after a change: its edits applied give the full answer', delta);
   ok(logs.length === 0, 'the server took every setting the extension sends (no logMessage)', logs);
   await conn.sendRequest(rpc.ShutdownRequest.type);
   conn.sendNotification(rpc.ExitNotification.type);
