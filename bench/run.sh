@@ -124,6 +124,10 @@ for size in $BENCH_SIZES; do
 	best info "$size" "$f" "$runs" "$NVTXTC" info "$f"
 	# issue 24: nvtxtc stats (nvtx_sum, the default), its 8 bytes a range held for the medians
 	best stats "$size" "$f" "$runs" "$NVTXTC" stats "$f"
+	# the other reports; nvtx_pushpop_trace's rows through its external sort (runs in $TMPDIR)
+	best stats-pp "$size" "$f" "$runs" "$NVTXTC" stats --report=nvtx_pushpop_sum "$f"
+	best stats-se "$size" "$f" "$runs" "$NVTXTC" stats --report=nvtx_startend_sum "$f"
+	best stats-trace "$size" "$f" "$runs" "$NVTXTC" stats --report=nvtx_pushpop_trace "$f"
 	# issue 15: the payload written above, read as a stream
 	best pl-lint "$size" "$f" "$runs" "$NVTXTC" lint "$out"
 	best pl-nvtxt "$size" "$f" "$runs" "$NVTXTC" --emit=nvtxt "$out"
@@ -147,7 +151,7 @@ $2 == "chrome-out" { cout[$1] = $3; next }
 	t[$1, $2] = $3 / 1e6; rss[$1, $2] = $4 / 1024; bytes[$1] = $5; cput[$1, $2] = $6 / 1e6
 }
 END {
-	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt emit=chrome info stats pl-lint pl-nvtxt pl-dump pl-pipe", cmd, " ")
+	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt emit=chrome info stats stats-pp stats-se stats-trace pl-lint pl-nvtxt pl-dump pl-pipe", cmd, " ")
 	printf "nvtxtc bench: %d x %s; %s; best of %d runs below 1 GB, 1 run at 1 GB\n", nproc, cpu, awkver, runs
 	printf "%-8s %-13s %9s %9s %9s %9s %9s %9s\n", "size", "command", "seconds", "MB/s", "x awk", "x lint", "RSS MiB", "CPU s"
 	for (i = 1; i <= nsz; i++) {
@@ -275,8 +279,16 @@ END {
 		ls = ls sprintf(" %s %.2fx (%.1f MiB);", human(bytes[s]), r, rss[s, "stats"])
 		if (bytes[s] >= 1e8 && bytes[s] < 1e9) { s100 = 1; if (r > 2) oks = 0 }
 	}
+	# issue 24: every report in <= 16 MiB at every size (the trace rows sorted on disk)
+	lsr = ""; oksr = 1
+	for (i = 1; i <= nsz; i++) {
+		s = sz[i]; if (s in skipped) continue
+		lsr = lsr sprintf(" %s %.1f/%.1f/%.1f/%.1f MiB;", human(bytes[s]), rss[s, "stats"], rss[s, "stats-pp"], rss[s, "stats-se"], rss[s, "stats-trace"])
+		if (rss[s, "stats"] > 16 || rss[s, "stats-pp"] > 16 || rss[s, "stats-se"] > 16 || rss[s, "stats-trace"] > 16) oksr = 0
+	}
 	print "targets of issue 24:"
 	printf "  %s stats <= 2x lint at 100 MB (ratio, peak RSS):%s\n", s100 ? verdict(oks) : "not measured (no 100 MB size):", ls
+	printf "  %s peak RSS of every stats report <= 16 MiB (nvtx_sum/pushpop_sum/startend_sum/pushpop_trace):%s\n", verdict(oksr), lsr
 	print ""
 	print "targets of issue 14:"
 	printf "  %s emit=chrome and info <= 1.5x lint at 100 MB (chrome/info):%s\n", at100 ? verdict(okc) : "not measured (no 100 MB size):", lc

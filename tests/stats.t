@@ -91,6 +91,29 @@ agree "two generated traces together (same process ids: nesting per file)" "" "$
 agree "two generated traces together: the trace" "--report=nvtx_pushpop_trace" "$T/gen2.nvtxt" "$T/gen1.nvtxt"
 agree "generated, in usec" "--timeunit=usec" "$T/gen2.nvtxt"
 
+# --- nvtx_pushpop_trace in bounded memory (nvtxtc(1), STATS, Memory) ----------
+# 93,000 ranges: more than the sort's 4 MiB block, so sorted runs go to a
+# temporary file and are merged; the rows agree with the reference all the same
+gen 3 40000 >"$T/big.nvtxt"
+agree "93,000 ranges, sorted through runs on disk: the trace" "--report=nvtx_pushpop_trace" "$T/big.nvtxt"
+"$NVTXTC" stats --report=nvtx_pushpop_trace --format=json "$T/big.nvtxt" >"$T/big.json" 2>/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["tables"][0]["rows"]; sys.exit(len(r) != 93225 or [x["Start (ns)"] for x in r] != sorted(x["Start (ns)"] for x in r))' "$T/big.json"
+ok $? "json, streamed row by row: one document, every row, in order of start"
+FAULTS=${FAULTS:-$top/build/tests/inject/faults.so}
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
+if [ -f "$FAULTS" ] && LD_PRELOAD=$FAULTS "$NVTXTC" --version >/dev/null 2>&1; then
+	echo old >"$T/keep.txt"
+	LD_PRELOAD=$FAULTS NVTXT_FAULTS=tmpwrite=ENOSPC "$NVTXTC" stats --report=nvtx_pushpop_trace -o "$T/keep.txt" \
+		"$T/big.nvtxt" "$T/big.nvtxt" 2>"$T/err"
+	is "$?:$(cat "$T/keep.txt"):$(grep -c "error: cannot write a temporary file in '.*' (TMPDIR; the rows of nvtx_pushpop_trace are sorted there): No space left on device" "$T/err")" \
+		"2:old:1" "TMPDIR's disk full: exit 2, said once with the directory, -o left as it was"
+	LD_PRELOAD=$FAULTS NVTXT_FAULTS=tmpwrite=ENOSPC "$NVTXTC" stats --report=nvtx_pushpop_trace "$T/gen1.nvtxt" >"$T/small.csv" 2>"$T/err"
+	is "$?:$(wc -c <"$T/err" | tr -d ' ')" "0:0" "rows that fit in memory make no temporary file"
+else
+	ok 1 "$FAULTS can be preloaded (make check builds it: make build/tests/inject/faults.so)"
+fi
+
 # --- hostile cases -----------------------------------------------------------
 cat >"$T/h.nvtxt" <<'EOF'
 RangePush, 100, "Manual", 1, 1,,, "one",

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "stats_sort.h"
 #include "util.h"
 
 typedef unsigned __int128 u128;
@@ -45,13 +46,28 @@ struct thread {
 	size_t depth, cap;
 };
 
-/* One closed push/pop range of nvtx_pushpop_trace. */
-struct stats_trace_row {
-	int64_t start, end;
-	uint64_t dur_child, id, parent;
+/*
+ * nvtx_pushpop_trace's rows are sorted in bounded memory (stats_sort.h):
+ * a block of STATS_TRACE_BLOCK bytes, runs on disk merged
+ * STATS_TRACE_FANIN at a time (nvtxtc(1), STATS, Memory).
+ */
+#define STATS_TRACE_BLOCK (4u << 20)
+#define STATS_TRACE_FANIN 32
+
+/*
+ * One closed push/pop range of nvtx_pushpop_trace, as read back from the
+ * sort.  Its bytes there (after the key: unit, start, duration, id) are
+ * varints: DurChild, PID and TID (zigzag), level, NumChild, file, the
+ * name's length and bytes, then the ids of its `level` enclosing ranges,
+ * outermost first (the last is ParentId).
+ */
+struct trace_row {
+	struct stats_sort_key key;
+	uint64_t dur_child;
 	int64_t pid, tid;
-	uint32_t name, level, nchild, file;
-	uint8_t unit;
+	uint32_t level, nchild, file;
+	const char *name;
+	size_t len;
 };
 
 struct nvtxt_stats {
@@ -65,10 +81,14 @@ struct nvtxt_stats {
 	struct thread *threads; /* of the current file (trace only) */
 	size_t nthreads, threads_cap;
 	struct idmap thread_index;
-	struct stats_trace_row *rows;
-	size_t nrows, rows_cap;
-	uint64_t *parent_of; /* range id - 1 -> parent id (0: none) */
-	size_t nids, ids_cap;
+	struct stats_sort *sort; /* the trace's rows */
+	unsigned char *enc;      /* one row's bytes being made */
+	size_t enc_cap;
+	uint64_t nids;           /* push ranges seen: the last range id */
+	uint64_t unit_rows[1 + NVTXT_TB_COUNT];
+	uint64_t next_row;       /* the row that stats_sort_next gives next (0: rewound) */
+	bool read_failed;
+	struct trace_row cur;    /* row next_row - 1 */
 
 	char **files;
 	size_t nfiles, files_cap;
@@ -158,6 +178,7 @@ struct nvtxt_stats *nvtxt_stats_new(const struct nvtxt_tconv *tc, enum stats_rep
 		st->view.cols = sum_cols;
 		st->view.ncols = (int)(sizeof sum_cols / sizeof sum_cols[0]);
 	} else if (report == STATS_PUSHPOP_TRACE) {
+		st->sort = stats_sort_new(STATS_TRACE_BLOCK, STATS_TRACE_FANIN);
 		st->view.cols = trace_cols;
 		st->view.ncols = (int)(sizeof trace_cols / sizeof trace_cols[0]);
 	} else {
@@ -188,8 +209,8 @@ void nvtxt_stats_free(struct nvtxt_stats *st)
 	free(st->slots);
 	free_threads(st);
 	free(st->threads);
-	free(st->rows);
-	free(st->parent_of);
+	stats_sort_free(st->sort);
+	free(st->enc);
 	for (size_t i = 0; i < st->nfiles; i++)
 		free(st->files[i]);
 	free(st->files);
@@ -303,24 +324,56 @@ static struct thread *thread_of(struct nvtxt_stats *st, const struct nvtxt_event
 static void trace_push(struct nvtxt_stats *st, const struct nvtxt_event *ev)
 {
 	struct thread *t = thread_of(st, ev);
-	uint64_t parent = t->depth ? t->stack[t->depth - 1].id : 0;
 
-	xgrow((void **)&st->parent_of, &st->ids_cap, st->nids + 1, sizeof *st->parent_of);
-	st->parent_of[st->nids++] = parent;
 	xgrow((void **)&t->stack, &t->cap, t->depth + 1, sizeof *t->stack);
 	t->stack[t->depth++] = (struct frame){
-		.id = st->nids, .ordinal = ev->ordinal,
+		.id = ++st->nids, .ordinal = ev->ordinal,
 		.unit = st->tc.rule[ev->timebase].kind == NVTXT_TCONV_NONE ? (uint8_t)(1 + ev->timebase) : UNIT_NS,
 	};
 }
 
-/* The RangePop ev closes the frame of its push: a row of the trace. */
+/* Appends v to the row being made at *n (room for it made here). */
+static void enc_uv(struct nvtxt_stats *st, size_t *n, uint64_t v)
+{
+	xgrow((void **)&st->enc, &st->enc_cap, *n + 10, 1);
+	*n += stats_sort_put_uv(st->enc + *n, v);
+}
+
+/* The bytes of the row of frame f, closed by ev at level `level` (its ancestors below it on t's stack). */
+static size_t encode_row(struct nvtxt_stats *st, const struct thread *t, const struct frame *f, size_t level,
+			 const struct nvtxt_event *ev)
+{
+	const struct nvtxt_event *push = ev->push;
+	bool has = (push->present & NVTXT_BIT(NVTXT_ARG_MESSAGE)) && push->message.ptr;
+	size_t n = 0, len = has ? push->message.len : 0;
+
+	enc_uv(st, &n, f->child_dur);
+	enc_uv(st, &n, stats_sort_zz(ev->process_id));
+	enc_uv(st, &n, stats_sort_zz(ev->thread_id));
+	enc_uv(st, &n, level);
+	enc_uv(st, &n, f->nchild);
+	enc_uv(st, &n, st->nfiles - 1);
+	enc_uv(st, &n, len);
+	xgrow((void **)&st->enc, &st->enc_cap, n + len, 1);
+	if (len)
+		memcpy(st->enc + n, push->message.ptr, len);
+	n += len;
+	for (size_t i = 0; i < level; i++)
+		enc_uv(st, &n, t->stack[i].id);
+	return n;
+}
+
+/*
+ * The RangePop ev closes the frame of its push: a row of the trace, into
+ * the sort.  A sort that fails (its temporary file) keeps its error for
+ * nvtxt_stats_sort_error and takes no more rows; the file is still read.
+ */
 static int trace_pop(struct nvtxt_stats *st, const struct nvtxt_event *ev, int64_t a, int64_t b, uint8_t unit)
 {
 	struct thread *t = thread_of(st, ev);
-	size_t k = t->depth;
+	size_t k = t->depth, n;
 	struct frame f;
-	struct stats_trace_row *r;
+	struct stats_sort_key key;
 
 	while (k > 0 && t->stack[k - 1].ordinal != ev->push->ordinal)
 		k--;
@@ -334,13 +387,12 @@ static int trace_pop(struct nvtxt_stats *st, const struct nvtxt_event *ev, int64
 		if (p->unit == unit) /* DurChild adds the children of the parent's own time unit */
 			p->child_dur += (uint64_t)b - (uint64_t)a;
 	}
-	xgrow((void **)&st->rows, &st->rows_cap, st->nrows + 1, sizeof *st->rows);
-	r = &st->rows[st->nrows++];
-	*r = (struct stats_trace_row){ .start = a, .end = b, .dur_child = f.child_dur,
-				       .id = f.id, .parent = st->parent_of[f.id - 1], .pid = ev->process_id,
-				       .tid = ev->thread_id, .name = group_of(st, ev->push, STYLE_PUSHPOP, unit),
-				       .level = (uint32_t)(k - 1), .nchild = f.nchild,
-				       .file = (uint32_t)(st->nfiles - 1), .unit = unit };
+	if (stats_sort_error(st->sort))
+		return 0;
+	n = encode_row(st, t, &f, k - 1, ev);
+	key = (struct stats_sort_key){ .unit = unit, .start = a, .dur = (uint64_t)b - (uint64_t)a, .id = f.id };
+	if (stats_sort_add(st->sort, &key, st->enc, n) == 0)
+		st->unit_rows[unit]++;
 	return 0;
 }
 
@@ -422,6 +474,15 @@ uint64_t nvtxt_stats_open_total(const struct nvtxt_stats *st)
 unsigned nvtxt_stats_tick_bases(const struct nvtxt_stats *st)
 {
 	return st->tick_bases;
+}
+
+const char *nvtxt_stats_sort_error(const struct nvtxt_stats *st)
+{
+	const char *e = st->sort ? stats_sort_error(st->sort) : NULL;
+
+	if (!e && st->read_failed)
+		e = "the rows of nvtx_pushpop_trace read back from their temporary file are not those written";
+	return e;
 }
 
 /* --- the statistics ---------------------------------------------------------- */
@@ -533,6 +594,11 @@ static struct nvtxt_stats *collector(const struct stats_report_view *v)
 	return (struct nvtxt_stats *)v; /* the view is the collector's first member */
 }
 
+const char *stats_view_error(const struct stats_report_view *v)
+{
+	return nvtxt_stats_sort_error(collector(v));
+}
+
 /* Total time, largest first; then the name (bytes), then PushPop before StartEnd. */
 static int cmp_group(const void *a, const void *b)
 {
@@ -550,21 +616,6 @@ static int cmp_group(const void *a, const void *b)
 	return (x->style > y->style) - (x->style < y->style);
 }
 
-/* Start time, then duration, then the range's number (nsys: ORDER BY start, duration). */
-static int cmp_row(const void *a, const void *b)
-{
-	const struct stats_trace_row *x = a, *y = b;
-	u128 dx = (u128)((uint64_t)x->end - (uint64_t)x->start), dy = (u128)((uint64_t)y->end - (uint64_t)y->start);
-
-	if (x->unit != y->unit)
-		return x->unit < y->unit ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (dx != dy)
-		return dx < dy ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 /* A new table of `unit` (rows counted by the caller). */
 static struct stats_table *table_for(struct nvtxt_stats *st, uint8_t unit, void *first)
 {
@@ -575,19 +626,25 @@ static struct stats_table *table_for(struct nvtxt_stats *st, uint8_t unit, void 
 	return t;
 }
 
+/*
+ * The trace's rows sorted (nsys: ORDER BY start, duration; then the
+ * range's number), one table per time unit, nanoseconds first: each
+ * table's priv is the number of rows before it.
+ */
 static void finish_trace(struct nvtxt_stats *st)
 {
-	struct stats_table *t = NULL;
-	int unit = -1;
+	uint64_t first = 0;
 
-	if (st->nrows) /* qsort wants a pointer even for none */
-		qsort(st->rows, st->nrows, sizeof *st->rows, cmp_row);
-	for (size_t i = 0; i < st->nrows; i++) {
-		if (st->rows[i].unit != unit) {
-			unit = st->rows[i].unit;
-			t = table_for(st, (uint8_t)unit, &st->rows[i]);
-		}
-		t->nrows++;
+	if (stats_sort_finish(st->sort) != 0)
+		st->read_failed = true;
+	st->next_row = 0;
+	for (int unit = 0; unit <= NVTXT_TB_COUNT; unit++) {
+		struct stats_table *t;
+		if (!st->unit_rows[unit] || st->read_failed)
+			continue;
+		t = table_for(st, (uint8_t)unit, (void *)(uintptr_t)first);
+		t->nrows = st->unit_rows[unit];
+		first += st->unit_rows[unit];
 	}
 }
 
@@ -678,44 +735,99 @@ static void sum_row(const struct nvtxt_stats *st, const struct group *g, struct 
 	text_cell(&c[i], g->name, g->len);
 }
 
-/* ":1:4:9": the ids of the range's stack, outermost first. */
-static void range_stack(struct nvtxt_stats *st, uint64_t id)
+/* Row bytes b (len) decoded into st->cur, its ancestors into st->chain; -1 when malformed. */
+static int decode_row(struct nvtxt_stats *st, const unsigned char *b, size_t len)
 {
-	size_t n = 0;
+	const unsigned char *p = b, *end = b + len;
+	uint64_t v[7];
+	struct trace_row *r = &st->cur;
 
-	buf_reset(&st->text);
-	for (uint64_t p = id; p; p = st->parent_of[p - 1]) {
-		xgrow((void **)&st->chain, &st->chain_cap, n + 1, sizeof *st->chain);
-		st->chain[n++] = p;
-	}
-	while (n)
-		buf_printf(&st->text, ":%" PRIu64, st->chain[--n]);
+	for (int i = 0; i < 7; i++)
+		if (stats_sort_get_uv(&p, end, &v[i]) != 0)
+			return -1;
+	if (v[3] > UINT32_MAX || v[4] > UINT32_MAX || v[5] > UINT32_MAX || v[6] > (uint64_t)(end - p))
+		return -1;
+	r->dur_child = v[0];
+	r->pid = stats_sort_unzz(v[1]);
+	r->tid = stats_sort_unzz(v[2]);
+	r->level = (uint32_t)v[3];
+	r->nchild = (uint32_t)v[4];
+	r->file = (uint32_t)v[5];
+	r->name = (const char *)p;
+	r->len = (size_t)v[6];
+	p += r->len;
+	xgrow((void **)&st->chain, &st->chain_cap, r->level + 1, sizeof *st->chain);
+	for (uint32_t i = 0; i < r->level; i++)
+		if (stats_sort_get_uv(&p, end, &st->chain[i]) != 0)
+			return -1;
+	return p == end ? 0 : -1;
 }
 
-static void trace_row(struct nvtxt_stats *st, const struct stats_trace_row *r, struct stats_cell *c)
+/*
+ * Row `row` of table t of the trace, read from the sort: the next one is
+ * read on, an earlier one rewinds (the printers read each table in order,
+ * some twice).  After a read error (nvtxt_stats_print then fails) an
+ * empty row.
+ */
+static const struct trace_row *trace_at(struct nvtxt_stats *st, const struct stats_table *t, size_t row)
 {
-	const struct group *g = &st->groups[r->name];
-	u128 dur = (u128)((uint64_t)r->end - (uint64_t)r->start);
+	uint64_t want = (uint64_t)(uintptr_t)t->priv + row;
+	const unsigned char *b;
+	size_t len;
 
-	c[0].num = num_i(r->start);
-	c[1].num = num_i(r->end);
+	if (st->read_failed)
+		goto failed;
+	if (st->next_row > want + 1) {
+		if (stats_sort_rewind(st->sort) != 0)
+			goto failed;
+		st->next_row = 0;
+	}
+	while (st->next_row <= want) {
+		if (stats_sort_next(st->sort, &st->cur.key, &b, &len) != 1 || decode_row(st, b, len) != 0)
+			goto failed;
+		st->next_row++;
+	}
+	return &st->cur;
+failed:
+	st->read_failed = true;
+	memset(&st->cur, 0, sizeof st->cur);
+	st->cur.name = "";
+	return &st->cur;
+}
+
+/* ":1:4:9": the ids of the range's stack, outermost first. */
+static void range_stack(struct nvtxt_stats *st, const struct trace_row *r)
+{
+	buf_reset(&st->text);
+	for (uint32_t i = 0; i < r->level && !st->read_failed; i++)
+		buf_printf(&st->text, ":%" PRIu64, st->chain[i]);
+	buf_printf(&st->text, ":%" PRIu64, r->key.id);
+}
+
+static void trace_row(struct nvtxt_stats *st, const struct trace_row *r, struct stats_cell *c)
+{
+	u128 dur = r->key.dur;
+	uint64_t parent = r->level && !st->read_failed ? st->chain[r->level - 1] : 0;
+
+	c[0].num = num_i(r->key.start);
+	c[1].num = num_i((int64_t)((uint64_t)r->key.start + r->key.dur));
 	c[2].num = num_u(dur, 0);
 	c[3].num = num_u(r->dur_child, 0);
 	c[4].num = num_u(dur >= r->dur_child ? dur - r->dur_child : 0, 0);
-	text_cell(&c[5], g->name, g->len);
+	text_cell(&c[5], r->name, r->len);
 	c[6].num = num_i(r->pid);
 	c[7].num = num_i(r->tid);
 	c[8].num = num_u(r->level, 0);
 	c[9].num = num_u(r->nchild, 0);
-	c[10].num = num_u(r->id, 0);
-	c[11].num = num_u(r->parent, 0);
-	c[11].empty = r->parent == 0;
-	range_stack(st, r->id);
+	c[10].num = num_u(r->key.id, 0);
+	c[11].num = num_u(parent, 0);
+	c[11].empty = parent == 0;
+	range_stack(st, r);
 	text_cell(&c[12], st->text.ptr, st->text.len);
 	buf_reset(&st->text2);
 	for (uint32_t i = 0; i < r->level; i++)
 		buf_adds(&st->text2, "--");
-	buf_add(&st->text2, g->name, g->len);
+	buf_add(&st->text2, r->name, r->len);
 	text_cell(&c[13], st->text2.ptr ? st->text2.ptr : "", st->text2.len);
 }
 
@@ -725,7 +837,7 @@ void stats_row(const struct stats_report_view *v, const struct stats_table *t, s
 
 	memset(cells, 0, (size_t)v->ncols * sizeof *cells);
 	if (v->report == STATS_PUSHPOP_TRACE)
-		trace_row(st, (const struct stats_trace_row *)t->priv + row, cells);
+		trace_row(st, trace_at(st, t, row), cells);
 	else
 		sum_row(st, ((struct group *const *)t->priv)[row], cells);
 }
@@ -736,11 +848,11 @@ void stats_bar(const struct stats_report_view *v, const struct stats_table *t, s
 
 	memset(bar, 0, sizeof *bar);
 	if (v->report == STATS_PUSHPOP_TRACE) {
-		const struct stats_trace_row *r = (const struct stats_trace_row *)t->priv + row;
-		bar->name = st->groups[r->name].name;
-		bar->len = st->groups[r->name].len;
-		bar->start = r->start;
-		bar->end = r->end;
+		const struct trace_row *r = trace_at(st, t, row);
+		bar->name = r->name;
+		bar->len = r->len;
+		bar->start = r->key.start;
+		bar->end = (int64_t)((uint64_t)r->key.start + r->key.dur);
 		bar->level = r->level;
 		bar->pid = r->pid;
 		bar->tid = r->tid;

@@ -15,9 +15,10 @@
  *
  * Memory: the summaries keep 8 bytes per closed range (its duration, for
  * the exact median), one entry per distinct (time unit, style, name), and
- * the open push ranges of each thread; nvtx_pushpop_trace keeps one record
- * of sizeof(struct stats_trace_row) bytes per push/pop range, since its
- * rows are sorted by start time.
+ * the open push ranges of each thread; nvtx_pushpop_trace keeps the open
+ * push ranges and a fixed amount besides: its rows, sorted by start time,
+ * go through an external merge sort (stats_sort.h) whose runs are in a
+ * temporary file.
  */
 #ifndef NVTXT_STATS_H
 #define NVTXT_STATS_H
@@ -79,6 +80,13 @@ uint64_t nvtxt_stats_open_total(const struct nvtxt_stats *st);
 /* Bit tb set: some range of time base tb stayed in ticks (its TimeBase has no conversion). */
 unsigned nvtxt_stats_tick_bases(const struct nvtxt_stats *st);
 
+/*
+ * nvtx_pushpop_trace: why its sort failed (its temporary file could not
+ * be made, written or read), as a sentence naming the directory, or NULL.
+ * Once failed, the report cannot be printed (nvtxt_stats_print fails).
+ */
+const char *nvtxt_stats_sort_error(const struct nvtxt_stats *st);
+
 /* --- the computed report, as the printers read it ------------------------ */
 
 /* A number: mag / 10^decimals, negative when neg. */
@@ -133,7 +141,10 @@ struct stats_report_view {
 
 /*
  * Computes the report (medians, sums, sorting) once every file has been
- * read; the view stays valid until nvtxt_stats_free.
+ * read; the view stays valid until nvtxt_stats_free.  The trace's rows
+ * are read back from its sort in order: stats_row and stats_bar cost
+ * least when each table is read from row 0 on (an earlier row than the
+ * last one read starts over from the first).
  */
 const struct stats_report_view *nvtxt_stats_finish(struct nvtxt_stats *st);
 void stats_row(const struct stats_report_view *v, const struct stats_table *t, size_t row,
@@ -156,9 +167,13 @@ struct stats_bar {
 };
 void stats_bar(const struct stats_report_view *v, const struct stats_table *t, size_t row, struct stats_bar *bar);
 
+/* nvtxt_stats_sort_error of the view's collector: the rows could not all be read. */
+const char *stats_view_error(const struct stats_report_view *v);
+
 /*
  * Prints the report in `format`, times in `unit` (ticks stay ticks).
- * Returns 0, or -1 with errno set when writing fails (or ENOMEM).
+ * Returns 0, or -1 with errno set when writing fails (or ENOMEM), or when
+ * the trace's rows could not be read back (stats_view_error says why).
  */
 int nvtxt_stats_print(const struct stats_report_view *v, enum stats_format format, enum stats_unit unit,
 		      FILE *out);

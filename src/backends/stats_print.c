@@ -309,13 +309,62 @@ static json_t *num_json(const char *text, bool integral, int *prec)
 	return json_real(d);
 }
 
-static json_t *table_json(const struct stats_report_view *v, const struct stats_table *t, enum stats_unit unit,
-			  int *prec)
+/*
+ * The dump of j (jansson, indented by 2, keys in order, reals with prec
+ * digits) less its last `cut` bytes, every line after the first indented
+ * `indent` more: a piece of the one document print_json streams.  A
+ * newline in a dump is always jansson's (strings escape theirs).
+ */
+static void dump_piece(json_t *j, int prec, int indent, size_t cut, FILE *out)
 {
-	json_t *o = must(json_object()), *cols = must(json_array()), *rows = must(json_array());
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec));
+	size_t n;
+
+	if (!text)
+		nvtxt_fail(ENOMEM);
+	n = strlen(text);
+	n = n > cut ? n - cut : 0;
+	for (size_t i = 0; i < n; i++) {
+		fputc(text[i], out);
+		if (text[i] == '\n')
+			fprintf(out, "%*s", indent, "");
+	}
+	free(text);
+	json_decref(j);
+}
+
+/* One row of table t as an object, keyed by the headers. */
+static json_t *row_json(const struct stats_report_view *v, const struct stats_table *t, size_t r,
+			enum stats_unit unit, char head[][48], int *prec)
+{
+	json_t *row = must(json_object());
 	struct stats_cell cells[STATS_MAX_COLS];
-	char head[STATS_MAX_COLS][48], buf[64];
+	char buf[64];
 	size_t len;
+
+	stats_row(v, t, r, cells);
+	for (int c = 0; c < v->ncols; c++) {
+		const char *s = stats_cell_text(v, t, c, &cells[c], unit, false, buf, &len);
+		if (v->cols[c].kind == COL_TEXT)
+			put(row, head[c], text_json(s, len));
+		else if (cells[c].empty)
+			put(row, head[c], json_null());
+		else
+			put(row, head[c], num_json(s, !strchr(s, '.'), prec));
+	}
+	return row;
+}
+
+/*
+ * Table t, its rows streamed one object at a time (a trace has a row per
+ * range: the document is never held whole), as the member of "tables"
+ * that json_dumpf would write at that depth.
+ */
+static void table_json(const struct stats_report_view *v, const struct stats_table *t, enum stats_unit unit,
+		       FILE *out)
+{
+	json_t *o = must(json_object()), *cols = must(json_array());
+	char head[STATS_MAX_COLS][48];
 
 	put(o, "unit", json_string(t->ticks ? "ticks" : stats_unit_name(unit)));
 	put(o, "time_base", t->ticks ? json_string(nvtxt_timebase_name(t->tb)) : json_null());
@@ -324,28 +373,26 @@ static json_t *table_json(const struct stats_report_view *v, const struct stats_
 		push(cols, json_string(head[c]));
 	}
 	put(o, "columns", cols);
+	dump_piece(o, 15, 4, 2, out); /* without its closing "\n}" */
+	fputs(",\n      \"rows\": [", out);
 	for (size_t r = 0; r < t->nrows; r++) {
-		json_t *row = must(json_object());
-		stats_row(v, t, r, cells);
-		for (int c = 0; c < v->ncols; c++) {
-			const char *s = stats_cell_text(v, t, c, &cells[c], unit, false, buf, &len);
-			if (v->cols[c].kind == COL_TEXT)
-				put(row, head[c], text_json(s, len));
-			else if (cells[c].empty)
-				put(row, head[c], json_null());
-			else
-				put(row, head[c], num_json(s, !strchr(s, '.'), prec));
-		}
-		push(rows, row);
+		int prec = 15;
+		json_t *row = row_json(v, t, r, unit, head, &prec);
+		fputs(r ? ",\n        " : "\n        ", out);
+		dump_piece(row, prec, 8, 0, out);
 	}
-	put(o, "rows", rows);
-	return o;
+	fputs(t->nrows ? "\n      ]\n    }" : "]\n    }", out);
 }
 
+/*
+ * The report as one JSON document, written piece by piece through
+ * jansson: the bytes json_dumpf(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+ * would write, each row's reals with the fewest digits (15 to 17) that
+ * read back as the same doubles.
+ */
 static int print_json(const struct stats_report_view *v, enum stats_unit unit, FILE *out)
 {
-	json_t *doc = must(json_object()), *files = must(json_array()), *tables = must(json_array());
-	int prec = 15, rc;
+	json_t *doc = must(json_object()), *files = must(json_array());
 
 	put(doc, "report", json_string(stats_report_name(v->report)));
 	put(doc, "time_unit", json_string(stats_unit_name(unit)));
@@ -353,14 +400,14 @@ static int print_json(const struct stats_report_view *v, enum stats_unit unit, F
 		push(files, text_json(v->files[i], strlen(v->files[i])));
 	put(doc, "files", files);
 	put(doc, "open_ranges", json_integer((json_int_t)v->open_ranges));
-	for (size_t i = 0; i < v->ntables; i++)
-		push(tables, table_json(v, &v->tables[i], unit, &prec));
-	put(doc, "tables", tables);
-	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec));
-	if (rc == 0)
-		fputc('\n', out);
-	json_decref(doc);
-	return rc;
+	dump_piece(doc, 15, 0, 2, out);
+	fputs(",\n  \"tables\": [", out);
+	for (size_t i = 0; i < v->ntables; i++) {
+		fputs(i ? ",\n    " : "\n    ", out);
+		table_json(v, &v->tables[i], unit, out);
+	}
+	fputs(v->ntables ? "\n  ]\n}\n" : "]\n}\n", out);
+	return ferror(out) ? -1 : 0;
 }
 
 /* --- all formats ---------------------------------------------------------------------- */
@@ -393,6 +440,10 @@ int nvtxt_stats_print(const struct stats_report_view *v, enum stats_format forma
 	if (fflush(out) != 0 || ferror(out)) {
 		if (!errno)
 			errno = EIO;
+		return -1;
+	}
+	if (stats_view_error(v)) {
+		errno = EIO;
 		return -1;
 	}
 	return 0;

@@ -28,6 +28,8 @@ static int stats_one(struct run *run, struct nvtxt_stats *st, const char *path)
 		report_backend_error(run, path, &loc, msg);
 		status = 1;
 	}
+	if (nvtxt_stats_sort_error(st))
+		status = 2; /* the trace's temporary file: said once, by run_stats */
 	if (open)
 		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_UNCLOSED_RANGE, NVTXT_SEV_NOTE, display,
 					    "%llu push range%s still open at the end of the file %s left out of the "
@@ -67,8 +69,11 @@ static int write_report(struct run *run, const struct stats_report_view *v)
 		f = out.file;
 	}
 	if (nvtxt_stats_print(v, (enum stats_format)opt->stats_format, (enum stats_unit)opt->stats_unit, f) != 0) {
-		io_error(&run->sink, NULL, "cannot write '%s': %s", to ? to : "standard output",
-			 strerror(errno ? errno : EIO));
+		if (stats_view_error(v))
+			io_error(&run->sink, NULL, "%s", stats_view_error(v));
+		else
+			io_error(&run->sink, NULL, "cannot write '%s': %s", to ? to : "standard output",
+				 strerror(errno ? errno : EIO));
 		if (to)
 			output_abort(&out);
 		return 2;
@@ -87,11 +92,13 @@ int run_stats(struct run *run, char **files, int nfiles)
 	int worst = 0, status;
 
 	opt->read_ahead = opt->jobs >= 2;
-	for (int i = 0; i < nfiles; i++) {
+	for (int i = 0; i < nfiles && !nvtxt_stats_sort_error(st); i++) {
 		status = stats_one(run, st, files[i]);
 		if (status > worst)
 			worst = status;
 	}
+	if (nvtxt_stats_sort_error(st)) /* nothing is printed: the rows are not all there */
+		io_error(&run->sink, NULL, "%s", nvtxt_stats_sort_error(st));
 	/*
 	 * The ranges of the valid lines, on standard output as info prints
 	 * them (the exit status says there were errors); -o is not written

@@ -274,28 +274,11 @@ bool same_contents(int fd, FILE *f)
 
 FILE *temp_stream(const char **dir)
 {
-	const char *d = getenv("TMPDIR");
-	char path[4096 + 32];
-	FILE *f;
-	int fd = -1;
+	/* inherited: diff reads it as /dev/fd/N (fmt -d) */
+	int fd = temp_fd(dir);
+	FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
 
-	/* TMPDIR when it names a directory (as mkstemp users do), else /tmp */
-	if (!d || d[0] != '/' || strlen(d) > 4096 || access(d, W_OK | X_OK) != 0)
-		d = "/tmp";
-	*dir = d;
-#ifdef O_TMPFILE
-	/* inherited, as tmpfile's: diff reads it as /dev/fd/N (fmt -d) */
-	fd = open(d, O_TMPFILE | O_RDWR, 0600);
-#endif
-	if (fd < 0) {
-		snprintf(path, sizeof path, "%s/nvtxtc-XXXXXX", d);
-		fd = mkstemp(path);
-		if (fd < 0)
-			return NULL;
-		unlink(path);
-	}
-	f = fdopen(fd, "w+");
-	if (!f)
+	if (!f && fd >= 0)
 		close(fd);
 	return f;
 }

@@ -176,4 +176,12 @@ void idmap_free(struct idmap *m);
  */
 size_t utf8_seq(const unsigned char *p, size_t n);
 
+/*
+ * An unnamed temporary file open for reading and writing (O_TMPFILE, or
+ * mkstemp and unlink at once), in $TMPDIR when it names an absolute,
+ * writable directory, else /tmp, which *dir names; its descriptor is
+ * inherited by children.  -1 with errno set when it cannot be made.
+ */
+int temp_fd(const char **dir);
+
 #endif

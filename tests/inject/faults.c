@@ -25,6 +25,10 @@
  *                     tests/journal.t
  *   slow-read=MS      every read() of a regular file (fd > 2) first sleeps MS
  *                     milliseconds: a slow disk, for the progress line
+ *   tmpwrite=ERRNO    every write() to an unnamed temporary file of nvtxtc
+ *                     (O_TMPFILE, or TMPDIR/nvtxtc-XXXXXX unlinked at once:
+ *                     the sort of stats --report=nvtx_pushpop_trace) fails
+ *                     with ERRNO (ENOSPC: the disk of TMPDIR is full)
  * NVTXT_FAULT_LOG=FILE appends one line per wrapped call: "fsync file",
  * "fsync dir", "linkat", "rename", "renameat", "fallocate", "pwrite
  * journal" (to a file whose name ends in -journal), "pwrite", "ftruncate",
@@ -208,6 +212,34 @@ ssize_t read(int fd, void *buf, size_t count)
 		(void)!truncate(path, atol(s + 7));
 	}
 	return n;
+}
+
+/* True when fd is an unnamed temporary: O_TMPFILE's "/tmp/#123 (deleted)", or "/tmp/nvtxtc-AbC123 (deleted)" unlinked. */
+static bool unnamed_temp(int fd)
+{
+	char link[64], path[4096];
+	ssize_t n;
+
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof path - 1);
+	if (n <= 0)
+		return false;
+	path[n] = '\0';
+	return (strstr(path, "/nvtxtc-") || strstr(path, "/#")) && strstr(path, " (deleted)");
+}
+
+ssize_t write(int fd, const void *buf, size_t count)
+{
+	static ssize_t (*real)(int, const void *, size_t);
+	int e = fd > 2 ? fault("tmpwrite") : 0;
+
+	if (e && unnamed_temp(fd)) {
+		errno = e;
+		return -1;
+	}
+	if (!real)
+		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	return real(fd, buf, count);
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
