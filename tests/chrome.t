@@ -258,10 +258,26 @@ if need python3 "the merged export's check (tests/tools/chrome_merge_ref.py)"; t
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
 ev=d["traceEvents"]; o=d["otherData"]
 sys.exit(not ({(e["pid"], e.get("tid")) for e in ev if e["ph"] != "M"} == {(10, 1), (10, 2), (20, 1)}
-         and o["nvtxtc_time_origin_ns"] == 2000000000
+         and o["nvtxtc_time_origin_ns"] == 1000000000
          and [f["file"].rsplit("/", 1)[-1] for f in o["files"]] == ["r1.nvtxt", "r0.nvtxt", "q.nvtxt"]
          and [f["display_name"] for f in o["files"]] == [None, "rank 0", "day 2"]))' "$T/m3.json"
-	ok $? "one ProcessId and ThreadId in two files is one thread; the first file's origin; otherData.files in order"
+	ok $? "one ProcessId and ThreadId in two files is one thread; the earliest head as origin; otherData.files in order"
+	# the origin: the earliest of the files' first timed events (their heads), rounded toward zero to a
+	# second, whatever the order of the files: r1 starts at 1999999000 ns, before r0's 2000000000
+	nonneg='import json,sys; d=json.load(open(sys.argv[1])); ts=[e["ts"] for e in d["traceEvents"] if "ts" in e]
+sys.exit(not (d["otherData"]["nvtxtc_time_origin_ns"] == int(sys.argv[2]) and min(ts) >= 0))'
+	python3 -c "$nonneg" "$T/m.json" 1000000000
+	ok $? "files whose first events are out of order (r0 then the earlier r1): origin 1 s (r1's head rounded), no negative ts"
+	"$NVTXTC" --emit=payload -o "$T/r1.payload" "$T/r1.nvtxt" 2>/dev/null
+	"$NVTXTC" --emit=chrome $QC "$T/q.nvtxt" "$T/r0.nvtxt" "$T/r1.payload" >"$T/m5.json" 2>/dev/null &&
+		python3 -c "$nonneg" "$T/m5.json" 1000000000
+	ok $? "a payload file's head counts too (Qpc, text, then the earliest: a payload last)"
+	"$NVTXTC" --emit=chrome $QC -o "$T/m6.json" "$T/q.nvtxt" "$T/r0.nvtxt" 2>/dev/null &&
+		python3 -c "$nonneg" "$T/m6.json" 2000000000
+	ok $? "Qpc's head (2000000050 ns at 100 MHz) and r0's (2000000000): origin 2 s"
+	"$NVTXTC" --emit=chrome "$T/r0.nvtxt" - <"$T/r1.nvtxt" >"$T/m8.json" 2>/dev/null &&
+		python3 -c "$nonneg" "$T/m8.json" 2000000000
+	is "$?" 1 "standard input has no head (it cannot be read twice): its earlier events have negative ts"
 	"$NVTXTC" --emit=chrome $QC "$T/r0.nvtxt" "$T/r0.nvtxt" "$T/r0.nvtxt" >"$T/m4.json" 2>/dev/null &&
 		$MREF "$T/m4.json" "$T/r0.json" "$T/r0.json" "$T/r0.json" >"$T/check"
 	ok $? "the same file three times: three copies of its events, three async ids"

@@ -164,7 +164,8 @@ static int merge_files(struct run *run, char **files, int n, struct nvtxt_trace_
 
 /*
  * --emit=chrome FILE...: one Trace Event document of every file, in the
- * order of the inputs, on one origin (nvtxtc(1), CHROME TRACE EVENTS),
+ * order of the inputs, on one origin, the earliest of the files' heads
+ * (chrome_origin.c; nvtxtc(1), CHROME TRACE EVENTS),
  * written to -o or standard output; with -o, kept only when every file
  * is free of errors (as one file's export).
  */
@@ -177,6 +178,7 @@ static int run_chrome_merged(struct run *run, char **files, int n)
 	struct nvtxt_trace_writer *w;
 	struct nvtxt_trace_file *tf = xcalloc((size_t)n, sizeof *tf);
 	char **names = xcalloc((size_t)n, sizeof *names);
+	int64_t origin;
 	int status;
 
 	if (to && output_open(&out, to) != 0) {
@@ -188,6 +190,8 @@ static int run_chrome_merged(struct run *run, char **files, int n)
 	if (to)
 		ref = (struct output_ref){ out.file, to };
 	w = nvtxt_trace_writer_new(ref.out);
+	if (chrome_merged_origin(opt, files, n, &origin)) /* the earliest head: no file's events before it */
+		nvtxt_trace_writer_set_origin(w, origin);
 	status = nvtxt_trace_writer_begin(w) != 0 ? 2 : merge_files(run, files, n, w, &ref, names);
 	for (int i = 0; i < n; i++) {
 		tf[i].file = (struct nvtxt_str){ files[i], strlen(files[i]) };

@@ -220,6 +220,14 @@ int run_lint(struct run *run, char **files, int nfiles);
  * is a file (read back); counts it in run->totals.
  */
 void report_backend_error(struct run *run, const char *path, const struct nvtxt_loc *loc, const char *msg);
+/*
+ * chrome_origin.c: the origin of a merged --emit=chrome of files[0..n):
+ * the earliest of their heads (each file's first event whose time
+ * converts to nanoseconds by opt's rules), rounded toward zero to a whole
+ * second, in *origin; false when no file has a head (standard input has
+ * none).  Reports nothing.
+ */
+bool chrome_merged_origin(const struct options *opt, char **files, int n, int64_t *origin);
 /* cmd_stats.c: stats */
 int run_stats(struct run *run, char **files, int nfiles);
 /* cmd_fmt.c */
