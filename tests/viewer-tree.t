@@ -11,7 +11,10 @@
 # among siblings, children starting or ending with their parent, ranges
 # of one name back to back, pushes left open.  Needs node and the npm
 # packages (make check installs them; without them the test fails, saying
-# how to get them, or skips under make check OFFLINE=1).
+# how to get them, or skips under make check OFFLINE=1).  A merged export
+# of two files (tests/viewer/merged-*.nvtxt) must give one profile per
+# thread, named as the files name them, the shared one with both files'
+# ranges.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 CONV="--time-conversion=Qpc:lin:0,0,1000000000 --time-conversion=Rdtsc:lerp:0,0,1000,1000
@@ -42,6 +45,20 @@ timeout 300 node tests/viewer/speedscope-tree.mjs "$@" >"$T/out" 2>"$T/err"
 rc=$?
 relay_tap "$T/out" ""
 [ $rc = 0 ] || { ok 1 "speedscope-tree.mjs exits 0 (exit $rc)"; sed 's/^/# /' "$T/err" | head -n 20; }
+
+# Several files, one document (nvtxtc(1), CHROME TRACE EVENTS, Several files): tests/viewer/merged-a.nvtxt
+# and merged-b.nvtxt, whose processes 10 and 20 are their own and whose process 30, thread 1, they
+# share; speedscope makes one profile per thread, with the names NameProcess and NameOsThread gave, and
+# the shared thread's tree holds both files' ranges.
+"$NVTXTC" --emit=chrome -o "$T/merged.json" tests/viewer/merged-a.nvtxt tests/viewer/merged-b.nvtxt 2>"$T/err"
+ok $? "merged-a.nvtxt and merged-b.nvtxt export as one document"
+{ "$NVTXTC" --emit=nvtxt tests/viewer/merged-a.nvtxt && "$NVTXTC" --emit=nvtxt tests/viewer/merged-b.nvtxt; } >"$T/merged.nvtxt"
+timeout 120 node tests/viewer/speedscope-tree.mjs \
+	"--profiles=rank 0 (pid 10), main 0 (tid 1)|rank 1 (pid 20), main 1 (tid 1)|shared (pid 30, tid 1)" \
+	"$T/merged.nvtxt" "$T/merged.json" >"$T/out" 2>"$T/err"
+rc=$?
+relay_tap "$T/out" "merged: "
+[ $rc = 0 ] || { ok 1 "speedscope-tree.mjs exits 0 on the merged export (exit $rc)"; sed 's/^/# /' "$T/err" | head -n 20; }
 
 # The test sees a wrong tree: an export in which same-ts-a swallows same-ts-b and outer ends at 9 us.
 "$NVTXTC" --emit=nvtxt tests/viewer/same-ts.nvtxt >"$T/s.nvtxt" 2>/dev/null

@@ -1,7 +1,7 @@
 // speedscope-tree.mjs - speedscope's own Trace Event importer on
 // --emit=chrome exports, under Node (tests/viewer-tree.t).
 //
-//   node speedscope-tree.mjs NORMAL_FORM EXPORT.json [NORMAL_FORM EXPORT.json]...
+//   node speedscope-tree.mjs [--profiles=NAME|NAME...] NORMAL_FORM EXPORT.json [...]...
 //
 // NORMAL_FORM is `nvtxtc --emit=nvtxt FILE`, EXPORT.json `nvtxtc
 // --emit=chrome FILE` with time conversions of slope 1 (so every time is
@@ -22,6 +22,13 @@
 // rest (speedscope may warn about one that it nests into a sibling ending
 // at the same time: invisible, and not a difference).
 //
+// --profiles=NAME|NAME... before a pair: the names speedscope gives that
+// export's profiles (one per thread: "PROCESS (pid P), THREAD (tid T)"),
+// in its order, must be these (a merged export of several files: their
+// processes apart or shared).  NORMAL_FORM may be several files' normal
+// forms one after the other: the tree of a thread is then its ranges in
+// the order of the files.
+//
 // Prints one TAP line per pair ("ok N - ..." or "not ok N - ..." with the
 // first differences as # comments), without a plan; exits 0 when all
 // passed, 1 when one failed, 2 on a usage or set-up error.
@@ -30,9 +37,13 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const pairs = process.argv.slice(2);
+const pairs = [], profileNames = [];
+for (const arg of process.argv.slice(2)) {
+  if (arg.startsWith('--profiles=')) profileNames[pairs.length / 2] = arg.slice(11).split('|');
+  else pairs.push(arg);
+}
 if (pairs.length === 0 || pairs.length % 2) {
-  console.error('usage: node speedscope-tree.mjs NORMAL_FORM EXPORT.json [NORMAL_FORM EXPORT.json]...');
+  console.error('usage: node speedscope-tree.mjs [--profiles=NAME|NAME...] NORMAL_FORM EXPORT.json [...]...');
   process.exit(2);
 }
 
@@ -169,7 +180,7 @@ function splitFrame(frameName) {
   return { name: frameName, args: {} };
 }
 
-function check(importTrace, normalPath, exportPath) {
+function check(importTrace, normalPath, exportPath, names) {
   const problems = [];
   const trees = expectedTrees(fs.readFileSync(normalPath, 'utf8'));
   const trace = JSON.parse(fs.readFileSync(exportPath, 'utf8'));
@@ -182,6 +193,9 @@ function check(importTrace, normalPath, exportPath) {
     console.warn = warn;
   }
   const seen = new Set();
+  const profiles = group && Array.isArray(group.profiles) ? group.profiles : [];
+  if (names && profiles.map((p) => p.getName()).join('|') !== names.join('|'))
+    problems.push(`profiles '${profiles.map((p) => p.getName()).join("', '")}', expected '${names.join("', '")}'`);
   // an export without events is no trace to speedscope: it hands the input back
   for (const profile of group && Array.isArray(group.profiles) ? group.profiles : []) {
     // "pid P, tid T", "NAME (pid P, tid T)" or "PROCESS (pid P), THREAD (tid T)"
@@ -231,7 +245,7 @@ let n = 0, failed = 0;
 for (let i = 0; i < pairs.length; i += 2) {
   let problems;
   try {
-    problems = check(importTrace, pairs[i], pairs[i + 1]);
+    problems = check(importTrace, pairs[i], pairs[i + 1], profileNames[i / 2]);
   } catch (e) {
     problems = [`${e.name}: ${e.message}`];
   }

@@ -1,6 +1,6 @@
 // speedscope.mjs - the real-viewer test of --emit=chrome (tests/viewer.t).
 //
-//   node speedscope.mjs TRACE.json SCREENSHOT.png NAME=TOTAL...
+//   node speedscope.mjs TRACE.json SCREENSHOT.png [profile=PROFILE] NAME=TOTAL...
 //
 // Serves speedscope's static web app (npm package `speedscope`, pinned in
 // the root package-lock.json) and TRACE.json from 127.0.0.1, opens
@@ -9,6 +9,11 @@
 // its total time, as text in the page.  For each NAME=TOTAL, a frame whose
 // name is NAME (speedscope appends the event's args to it) must show
 // exactly TOTAL ("1.00ms", "250.00ns": speedscope's own formatting).
+// profile=PROFILE (a merged export of several files: one profile per
+// thread) says that the profile shown is PROFILE, as the toolbar names
+// it ("rank 0 (pid 10), main 0 (tid 1) (1/3)"), and the NAME=TOTAL after
+// it are that profile's; each later profile=... is reached with the key
+// "n" (speedscope's next profile).
 // Then the "time order" view is screenshotted to SCREENSHOT.png.
 //
 // Prints TAP lines ("ok N - ..."/"not ok N - ...") without a plan.  Exit
@@ -57,6 +62,22 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const port = server.address().port;
 
 let n = 0, failed = 0;
+// The sandwich table: each row is "TOTAL (PERCENT)  SELF (PERCENT)  NAME {args}", one cell a line.
+const checkFrames = (text, frames, where) => {
+  const cells = text.split(/[\n\t]+/).map((s) => s.trim()).filter((s) => s.length);
+  for (const want of frames) {
+    const [name, total] = want.split('=');
+    let found = null;
+    for (let i = 2; i < cells.length; i++) {
+      if (cells[i] === name || cells[i].startsWith(`${name} {`)) {
+        found = { total: cells[i - 2], self: cells[i - 1] };
+        break;
+      }
+    }
+    ok(found && (found.total === total || found.total.startsWith(`${total} (`)), `frame '${name}' lasts ${total}${where}`,
+      found ? `total '${found.total}', self '${found.self}'` : `no frame '${name}' in the page:\n${text.slice(0, 1500)}`);
+  }
+};
 const ok = (cond, name, detail) => {
   n++;
   console.log(`${cond ? 'ok' : 'not ok'} ${n} - ${name}`);
@@ -91,29 +112,30 @@ try {
   page.on('pageerror', (e) => messages.push(`pageerror: ${e.message}`));
   const base = `http://127.0.0.1:${port}/index.html#profileURL=${encodeURIComponent(`http://127.0.0.1:${port}/trace.json`)}`;
   await page.goto(`${base}&view=sandwich`);
-  let text = '';
-  try {
-    await page.waitForFunction((names) => names.every((x) => document.body.innerText.includes(x)),
-      expected.map((e) => e.split('=')[0]), { timeout: 30000 });
-  } catch (e) {
-    // fall through: the checks below say what is missing
+  // the expectations in groups: [profile or null, NAME=TOTAL...]
+  const groups = [];
+  for (const e of expected) {
+    if (e.startsWith('profile=') || !groups.length) groups.push({ profile: null, frames: [] });
+    if (e.startsWith('profile=')) groups[groups.length - 1].profile = e.slice(8);
+    else groups[groups.length - 1].frames.push(e);
   }
-  text = await page.evaluate(() => document.body.innerText);
-  ok(messages.some((m) => m.includes('Importing as Trace Event Format')),
-    'speedscope imported the trace as Trace Event Format', messages.join('\n'));
-  // The sandwich table: each row is "TOTAL (PERCENT)  SELF (PERCENT)  NAME {args}", one cell a line.
-  const cells = text.split(/[\n\t]+/).map((s) => s.trim()).filter((s) => s.length);
-  for (const want of expected) {
-    const [name, total] = want.split('=');
-    let found = null;
-    for (let i = 2; i < cells.length; i++) {
-      if (cells[i] === name || cells[i].startsWith(`${name} {`)) {
-        found = { total: cells[i - 2], self: cells[i - 1] };
-        break;
-      }
+  for (let g = 0; g < groups.length; g++) {
+    const { profile: want, frames } = groups[g];
+    if (g > 0)
+      await page.keyboard.press('n');
+    try {
+      await page.waitForFunction((names) => names.every((x) => document.body.innerText.includes(x)),
+        [...(want ? [want] : []), ...frames.map((e) => e.split('=')[0])], { timeout: 30000 });
+    } catch (e) {
+      // fall through: the checks below say what is missing
     }
-    ok(found && (found.total === total || found.total.startsWith(`${total} (`)), `frame '${name}' lasts ${total}`,
-      found ? `total '${found.total}', self '${found.self}'` : `no frame '${name}' in the page:\n${text.slice(0, 1500)}`);
+    const text = await page.evaluate(() => document.body.innerText);
+    if (g === 0)
+      ok(messages.some((m) => m.includes('Importing as Trace Event Format')),
+        'speedscope imported the trace as Trace Event Format', messages.join('\n'));
+    if (want)
+      ok(text.split('\n').some((l) => l.trim() === want), `the profile shown is '${want}'`, text.slice(0, 600));
+    checkFrames(text, frames, want ? ` in '${want}'` : '');
   }
   await page.goto('about:blank');
   await page.goto(`${base}&view=time-ordered`);
