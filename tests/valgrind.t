@@ -2,8 +2,9 @@
 # nvtxtc under valgrind (memcheck) for a representative subset of the suite
 # (issue 6): lint of every tests/lint case that has errors, --emit=nvtxt of
 # the examples, fmt (to standard output, --check and -i), the payload back
-# end (--emit=payload -o, dump, --emit=nvtxt of a payload), standard input
-# and an aborted -o.  Each run must have no memcheck error and no definite
+# end (--emit=payload -o, dump, --emit=nvtxt of a payload), standard input,
+# an aborted -o, stats (its trace report through its sort's runs on disk
+# too) and a merged --emit=chrome.  Each run must have no memcheck error and no definite
 # leak.
 #
 # valgrind's --error-exitcode is 97, not 1: nvtxtc itself exits 1 for an
@@ -90,6 +91,18 @@ vg "--emit=payload -o of a file with errors (aborted output)" 1 \
 printf 'Marker, 1, Qpc, 1, 2,,, "x\000", \377\n' >"$T/bytes.nvtxt"
 vg "lint of NUL and invalid UTF-8" 1 lint "$T/bytes.nvtxt"
 vg "fmt of a file with syntax errors" 1 fmt "$T/bytes.nvtxt"
+# stats: the summaries, the trace in memory (json streamed) and through its sort's runs on disk
+# (120,000 ranges: more than its 4 MiB block); --emit=chrome of several files (the heads, one origin)
+vg "stats of the examples" 0 stats --timeunit=usec examples/*.nvtxt
+vg "stats --report=nvtx_pushpop_trace --format=json of the examples" 0 stats --report=nvtx_pushpop_trace --format=json examples/*.nvtxt
+awk 'BEGIN { for (i = 0; i < 40000; i++) {
+	t = 1000 * i
+	printf "RangePush, %d, ClockMonotonicRaw, 1, %d,,, \"outer %d\",\n", t, i % 3, i % 7
+	printf "RangePush, %d, ClockMonotonicRaw, 1, %d,,, \"inner\",\n", t + 1, i % 3
+	printf "RangePush, %d, ClockMonotonicRaw, 1, %d,,, \"leaf\",\n", t + 2, i % 3
+	printf "RangePop, %d, ClockMonotonicRaw, 1, %d\nRangePop, %d, ClockMonotonicRaw, 1, %d\nRangePop, %d, ClockMonotonicRaw, 1, %d\n", t + 3, i % 3, t + 4, i % 3, t + 9, i % 3 } }' >"$T/big.nvtxt"
+vg "stats --report=nvtx_pushpop_trace through runs on disk" 0 stats --report=nvtx_pushpop_trace --format=csv "$T/big.nvtxt"
+vg "--emit=chrome of two files" 0 --emit=chrome tests/viewer/merged-b.nvtxt tests/viewer/merged-a.nvtxt
 vg "a usage error" 2 --max-errors=x "$T/bytes.nvtxt"
 vg "a missing file" 2 lint "$T/missing.nvtxt"
 done_testing
