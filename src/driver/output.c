@@ -267,16 +267,138 @@ static void drop_tmp(struct nvtxt_output *o)
 	o->tmp = NULL;
 }
 
+/* The mode of the new file: the previous one's (st), or 0666 under the umask for a new one (st NULL). */
+static mode_t new_mode(const struct stat *st)
+{
+	mode_t mask;
+
+	if (st)
+		return st->st_mode & 07777;
+	mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/*
+ * Opens the directory of `path` as o->dirfd; its name goes to *dir (the
+ * caller frees it) and the file's name in it to *base.  0, or -1 with errno.
+ */
+static int open_dir(struct nvtxt_output *o, const char *path, struct buf *dir, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	*base = slash ? slash + 1 : path;
+	if (slash)
+		buf_add(dir, path, slash == path ? 1 : (size_t)(slash - path));
+	else
+		buf_adds(dir, ".");
+	o->dirfd = open(dir->ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return o->dirfd < 0 ? -1 : 0;
+}
+
+/*
+ * The temporary that will replace BASE in `dir`: an unnamed one
+ * (O_TMPFILE), linked at commit through /proc/self/fd, only where /proc is
+ * there; else .BASE.nvtxtc-HOST-PID.XXXXXX (o->tmp, removed if a signal
+ * ends the process).  Its descriptor, or -1 with errno.
+ */
+static int open_temporary(struct nvtxt_output *o, const char *dir, const char *base)
+{
+	struct buf tmp = { 0 };
+	char host[33];
+	int fd = -1, e;
+
+	remove_stale(o->dirfd, base);
+#ifdef O_TMPFILE
+	if (access("/proc/self/fd", X_OK) == 0)
+		fd = openat(o->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+#endif
+	if (fd >= 0)
+		return fd;
+	host_tag(host, sizeof host);
+	buf_printf(&tmp, "%s/.%s.nvtxtc-%s-%ld.XXXXXX", dir, base, host, (long)getpid());
+	fd = mkstemp(tmp.ptr);
+	e = errno;
+	if (fd >= 0) {
+		/* the name outlives the buffer (a temporary, util.h): the driver owns a copy */
+		o->tmp = xstrndup(tmp.ptr, tmp.len);
+		watch(o->tmp);
+	}
+	buf_free(&tmp);
+	errno = e;
+	return fd;
+}
+
+/*
+ * OUTPUT_REPLACE: a temporary beside the target with the previous file's
+ * attributes (st; NULL for a new file).  0 when opened; 1 when what the
+ * new file would lose the previous one keeps (the caller writes through
+ * instead); -1 with errno.
+ */
+static int open_replace(struct nvtxt_output *o, const char *path, const char *dir, const char *base,
+			const struct stat *st)
+{
+	int fd = open_temporary(o, dir, base), e;
+
+	if (fd < 0)
+		return -1;
+	switch (keep_attributes(fd, path, st, new_mode(st))) {
+	case 0:
+		o->file = tmp_stream_open(fd);
+		if (!o->file)
+			break;
+		o->fd = fd;
+		o->kind = OUTPUT_REPLACE;
+		return 0;
+	case 1:
+		close(fd);
+		drop_tmp(o);
+		return 1;
+	}
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+/*
+ * OUTPUT_THROUGH: the target, written through at commit; the text waits
+ * in an unnamed temporary until then.  0, or -1 with errno.
+ */
+static int open_through(struct nvtxt_output *o, const char *path)
+{
+	/* read too: its previous text goes to the journal first */
+	o->target_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (o->target_fd < 0)
+		return -1;
+	o->file = tmpfile();
+	if (!o->file)
+		return -1;
+	o->kind = OUTPUT_THROUGH;
+	return 0;
+}
+
+/* OUTPUT_DIRECT: a device or a FIFO (/dev/null, /dev/stdout) is written to, not replaced. */
+static int open_direct(struct nvtxt_output *o, const char *path, char *target)
+{
+	o->file = fopen(path, "w");
+	if (!o->file) {
+		free(target);
+		return -1;
+	}
+	o->kind = OUTPUT_DIRECT;
+	o->path = target ? target : xstrndup(path, strlen(path));
+	return 0;
+}
+
 int output_open(struct nvtxt_output *o, const char *path)
 {
-	struct buf dir = { 0 }, tmp = { 0 };
+	struct buf dir = { 0 };
 	struct stat st;
 	bool exists;
-	const char *slash, *base;
+	const char *base;
 	char *target = NULL;
-	char host[33];
-	mode_t mode;
-	int fd = -1, e;
+	int rc, e;
 
 	memset(o, 0, sizeof(*o));
 	o->dirfd = o->target_fd = -1;
@@ -293,89 +415,20 @@ int output_open(struct nvtxt_output *o, const char *path)
 		errno = EISDIR;
 		return -1;
 	}
-	if (exists && !S_ISREG(st.st_mode)) {
-		/* a device or a FIFO (/dev/null, /dev/stdout) is written to, not replaced */
-		o->file = fopen(path, "w");
-		if (!o->file) {
-			free(target);
-			return -1;
-		}
-		o->kind = OUTPUT_DIRECT;
+	if (exists && !S_ISREG(st.st_mode))
+		return open_direct(o, path, target);
+	rc = open_dir(o, path, &dir, &base);
+	/* a file with several links keeps its inode: written through */
+	if (rc == 0)
+		rc = exists && st.st_nlink > 1 ? 1 : open_replace(o, path, dir.ptr, base, exists ? &st : NULL);
+	if (rc == 1)
+		rc = open_through(o, path);
+	if (rc == 0) {
 		o->path = target ? target : xstrndup(path, strlen(path));
+		buf_free(&dir);
 		return 0;
 	}
-	if (exists) {
-		mode = st.st_mode & 07777;
-	} else {
-		mode_t mask = umask(0);
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
-	slash = strrchr(path, '/');
-	base = slash ? slash + 1 : path;
-	if (slash)
-		buf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
-	else
-		buf_adds(&dir, ".");
-	o->dirfd = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (o->dirfd < 0)
-		goto fail;
-
-	if (exists && st.st_nlink > 1)
-		goto through;
-
-	remove_stale(o->dirfd, base);
-#ifdef O_TMPFILE
-	/* linked at commit through /proc/self/fd: only where /proc is there */
-	if (access("/proc/self/fd", X_OK) == 0)
-		fd = openat(o->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-#endif
-	if (fd < 0) {
-		host_tag(host, sizeof host);
-		buf_printf(&tmp, "%s/.%s.nvtxtc-%s-%ld.XXXXXX", dir.ptr, base, host, (long)getpid());
-		fd = mkstemp(tmp.ptr);
-		if (fd < 0)
-			goto fail;
-		/* the name outlives the buffer (a temporary, util.h): the driver owns a copy */
-		o->tmp = xstrndup(tmp.ptr, tmp.len);
-		buf_free(&tmp);
-		watch(o->tmp);
-	}
-	switch (keep_attributes(fd, path, exists ? &st : NULL, mode)) {
-	case 0:
-		break;
-	case 1:
-		/* what the new file would lose, the previous one keeps: written through */
-		close(fd);
-		fd = -1;
-		drop_tmp(o);
-		goto through;
-	default:
-		goto fail;
-	}
-	if (!(o->file = tmp_stream_open(fd)))
-		goto fail;
-	o->fd = fd;
-	o->kind = OUTPUT_REPLACE;
-	goto opened;
-through:
-	/* written through at commit: the text waits in an unnamed temporary */
-	/* read too: its previous text goes to the journal first */
-	o->target_fd = open(path, O_RDWR | O_CLOEXEC);
-	if (o->target_fd < 0)
-		goto fail;
-	o->file = tmpfile();
-	if (!o->file)
-		goto fail;
-	o->kind = OUTPUT_THROUGH;
-opened:
-	o->path = target ? target : xstrndup(path, strlen(path));
-	buf_free(&dir);
-	return 0;
-fail:
 	e = errno;
-	if (fd >= 0)
-		close(fd);
 	drop_tmp(o);
 	if (o->dirfd >= 0)
 		close(o->dirfd);
@@ -384,7 +437,6 @@ fail:
 	if (o->file)
 		fclose(o->file);
 	free(target);
-	buf_free(&tmp);
 	buf_free(&dir);
 	memset(o, 0, sizeof(*o));
 	errno = e;
