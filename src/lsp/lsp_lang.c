@@ -785,11 +785,90 @@ static void complete_values(json_t *items, struct lsp_server *s, struct lsp_doc 
 		}
 }
 
+/* After $: the variables assigned before this line, each with its value and line. */
+static void complete_variables(json_t *items, struct lsp_server *s, struct lsp_doc *d, const struct walk *w,
+			       size_t ws, size_t at)
+{
+	for (size_t i = 0; i < w->nvars; i++) {
+		struct buf detail = { 0 };
+		if (!w->vars[i].valid)
+			continue;
+		add_value(&detail, &w->vars[i].value);
+		buf_printf(&detail, " (line %zu)", line_no(w, w->vars[i].start));
+		add_item(items, s, d, ws, at, w->vars[i].name, 6, detail.ptr);
+		buf_free(&detail);
+	}
+}
+
+/*
+ * In a definition of cmd (the names after it end at ne): the arguments of
+ * the command that it does not list yet, [ne, ws) being what it lists.
+ */
+static void complete_definition(json_t *items, struct lsp_server *s, struct lsp_doc *d, enum nvtxt_command cmd,
+				size_t ne, size_t ws, size_t at)
+{
+	const char *t = d->text;
+	enum nvtxt_arg all[NVTXT_ARG_COUNT];
+	size_t n = nvtxt_command_default_args(cmd, all);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = nvtxt_arg_name(all[i]);
+		size_t len = strlen(name);
+		bool listed = false;
+		for (const char *q = t + ne; q + len <= t + ws; q++)
+			if (memcmp(q, name, len) == 0 && !word_char(q[len]) && (q == t || !word_char(q[-1])))
+				listed = true;
+		if (!listed)
+			add_item(items, s, d, ws, at, name, 5, lang_arg_doc(all[i])->meaning);
+	}
+}
+
+/*
+ * The word [ws, at) of the line whose first non-blank byte is at p, not
+ * after '$': a command name at the start of a line (or after @); in an
+ * assignment, the values of the argument the variable is named after;
+ * after a comma, a definition's missing argument names, or the values of
+ * the argument at this position of a call.
+ */
+static void complete_word(json_t *items, struct lsp_server *s, struct lsp_doc *d, const struct walk *w,
+			  size_t p, size_t ws, size_t at)
+{
+	const char *t = d->text, *eq = NULL;
+	size_t commas = 0, ns = t[p] == '@' ? p + 1 : p, ne = ns;
+	enum nvtxt_arg args[NVTXT_ARG_COUNT];
+	int cmd;
+
+	for (size_t k = p; k < ws; k++) {
+		if (t[k] == ',')
+			commas++;
+		else if (t[k] == '=' && !commas && !eq)
+			eq = t + k;
+	}
+	if (commas == 0 && !eq && ws >= p && (ws == p || (ws == p + 1 && t[p] == '@'))) {
+		for (int i = 0; i < NVTXT_CMD_COUNT; i++)
+			add_item(items, s, d, ws, at, nvtxt_command_name((enum nvtxt_command)i), 3,
+				 lang_command_meaning((enum nvtxt_command)i));
+	} else if (eq) {
+		ne = (size_t)(eq - t);
+		while (ne > p && (t[ne - 1] == ' ' || t[ne - 1] == '\t'))
+			ne--;
+		complete_values(items, s, d, ws, at, nvtxt_arg_lookup(t + p, ne - p));
+	} else if (commas > 0) {
+		while (ne < at && word_char(t[ne]))
+			ne++;
+		cmd = nvtxt_command_lookup(t + ns, ne - ns);
+		if (cmd >= 0 && t[p] == '@')
+			complete_definition(items, s, d, (enum nvtxt_command)cmd, ne, ws, at);
+		else if (cmd >= 0 && commas - 1 < listed_args(w, (enum nvtxt_command)cmd, args))
+			complete_values(items, s, d, ws, at, (int)args[commas - 1]);
+	}
+}
+
 json_t *lsp_completion(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
 	struct lsp_doc *d = lsp_param_doc(s, params, e);
 	struct walk w;
-	size_t at, line, ls, ws, p, commas = 0;
+	size_t at, line, ls, ws, p;
 	json_t *items;
 	const char *t;
 
@@ -810,69 +889,10 @@ json_t *lsp_completion(struct lsp_server *s, json_t *params, struct lsp_error *e
 		return items;
 	/* the state before this line: walk to the line (a line that does not parse yet is not found) */
 	walk_doc(s, d, at, &w, NULL);
-	if (ws > ls && t[ws - 1] == '$') {
-		/* after $: the variables assigned before this line */
-		for (size_t i = 0; i < w.nvars; i++) {
-			struct buf detail = { 0 };
-			if (!w.vars[i].valid)
-				continue;
-			add_value(&detail, &w.vars[i].value);
-			buf_printf(&detail, " (line %zu)", line_no(&w, w.vars[i].start));
-			add_item(items, s, d, ws, at, w.vars[i].name, 6, detail.ptr);
-			buf_free(&detail);
-		}
-	} else {
-		const char *eq = NULL;
-		for (size_t k = p; k < ws; k++) {
-			if (t[k] == ',')
-				commas++;
-			else if (t[k] == '=' && !commas && !eq)
-				eq = t + k;
-		}
-		if (commas == 0 && !eq && ws >= p && (ws == p || (ws == p + 1 && t[p] == '@'))) {
-			/* a command name at the start of a line, or after @ */
-			for (int i = 0; i < NVTXT_CMD_COUNT; i++)
-				add_item(items, s, d, ws, at, nvtxt_command_name((enum nvtxt_command)i), 3,
-					 lang_command_meaning((enum nvtxt_command)i));
-		} else if (eq) {
-			/* an assignment: values of the argument the variable is named after */
-			size_t ne = (size_t)(eq - t);
-			size_t ns = p;
-			while (ne > ns && (t[ne - 1] == ' ' || t[ne - 1] == '\t'))
-				ne--;
-			complete_values(items, s, d, ws, at, nvtxt_arg_lookup(t + ns, ne - ns));
-		} else if (commas > 0) {
-			size_t ne = p;
-			int cmd;
-			bool def = t[p] == '@';
-			size_t ns = def ? p + 1 : p;
-			ne = ns;
-			while (ne < at && word_char(t[ne]))
-				ne++;
-			cmd = nvtxt_command_lookup(t + ns, ne - ns);
-			if (cmd >= 0 && def) {
-				/* the arguments of the command that this definition does not list yet */
-				enum nvtxt_arg all[NVTXT_ARG_COUNT];
-				size_t n = nvtxt_command_default_args((enum nvtxt_command)cmd, all);
-				for (size_t i = 0; i < n; i++) {
-					const char *name = nvtxt_arg_name(all[i]);
-					size_t len = strlen(name);
-					bool listed = false;
-					for (const char *q = t + ne; q + len <= t + ws; q++)
-						if (memcmp(q, name, len) == 0 && !word_char(q[len]) &&
-						    (q == t || !word_char(q[-1])))
-							listed = true;
-					if (!listed)
-						add_item(items, s, d, ws, at, name, 5, lang_arg_doc(all[i])->meaning);
-				}
-			} else if (cmd >= 0) {
-				enum nvtxt_arg args[NVTXT_ARG_COUNT];
-				size_t n = listed_args(&w, (enum nvtxt_command)cmd, args);
-				if (commas - 1 < n)
-					complete_values(items, s, d, ws, at, (int)args[commas - 1]);
-			}
-		}
-	}
+	if (ws > ls && t[ws - 1] == '$')
+		complete_variables(items, s, d, &w, ws, at);
+	else
+		complete_word(items, s, d, &w, p, ws, at);
 	walk_free(&w);
 	return items;
 }
