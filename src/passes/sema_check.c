@@ -217,87 +217,104 @@ static void warn_no_alpha(struct call *c)
 	value_diag(c, lang_conv_check(NVTXT_ARG_COLOR, CONV_NO_ALPHA), NVTXT_ARG_COLOR, msg, opaque);
 }
 
-static void report_color(struct call *c, enum conv r, const char *expected)
+/* A hexadecimal Color with a byte that is no hex digit: that byte, and its column where it is shown. */
+static void color_not_digit(struct call *c, enum nvtxt_check_id check, const char *expected)
 {
 	const struct nvtxt_value *v = &c->a[NVTXT_ARG_COLOR].v;
+	const struct nvtxt_binding *b = v->origin;
+	const struct nvtxt_loc *at = b ? (b->expanded ? NULL : &b->value.loc) : &v->loc;
+	size_t i = 2, n;
+	char col[64] = "", hint[160];
+	struct buf shown = { 0 };
+
+	while (i < v->text.len && is_hex((unsigned char)v->text.ptr[i]))
+		i++;
+	if (i >= v->text.len) {
+		/* not reached while conv_color agrees; never name a byte past the value */
+		bad_value(c, check, NVTXT_ARG_COLOR, expected,
+			  "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)", NULL);
+		return;
+	}
+	n = utf8_seq((const unsigned char *)v->text.ptr + i, v->text.len - i);
+	if (!n)
+		n = 1;
+	if (at == &v->loc)
+		snprintf(col, sizeof(col), " at column %u", (unsigned)(at->col + (v->quote ? 1 : 0) + i));
+	else if (at)
+		snprintf(col, sizeof(col), " at line %u, column %u", (unsigned)at->line,
+			 (unsigned)(at->col + (v->quote ? 1 : 0) + i));
+	buf_addc(&shown, '\'');
+	buf_add_shown(&shown, v->text.ptr + i, n, 8);
+	snprintf(hint, sizeof(hint),
+		 "%s'%s is not a hexadecimal digit: a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)",
+		 shown.ptr, col);
+	buf_free(&shown);
+	bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, NULL);
+}
+
+/* A hexadecimal Color without 8 digits: with 6, its opaque spelling as the fix. */
+static void color_count(struct call *c, enum nvtxt_check_id check, const char *expected)
+{
+	const struct nvtxt_value *v = &c->a[NVTXT_ARG_COLOR].v;
+	char opaque[16], hint[160];
+
+	if (opaque_spelling(&v->text, 2, false, opaque, sizeof(opaque))) {
+		snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), "
+			 "not 6: did you mean %s (opaque)?", opaque);
+		bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, opaque);
+		return;
+	}
+	snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), not %zu",
+		 v->text.len - 2);
+	bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, NULL);
+}
+
+/* A Color that is no color name: CSS's #RRGGBB spelt as NVTXT's, or the nearest name. */
+static void color_name(struct call *c, enum nvtxt_check_id check, const char *expected)
+{
+	const struct nvtxt_value *v = &c->a[NVTXT_ARG_COLOR].v;
+	const char *cands[160], *near;
+	char opaque[16], hint[160];
+	size_t n = 0;
+	bool unique;
+
+	while (n < 160 && (cands[n] = nvtxt_color_name(n)))
+		n++;
+	near = suggest_unique(v->text.ptr, v->text.len, cands, n, &unique);
+	if (v->text.len && v->text.ptr[0] == '#') {
+		/* CSS's #RRGGBB or #RGB: the same color, opaque, in NVTXT's spelling */
+		if (opaque_spelling(&v->text, 1, true, opaque, sizeof(opaque))) {
+			snprintf(hint, sizeof(hint), "a hexadecimal color is written 0xAARRGGBB, not #RRGGBB: "
+				 "did you mean %s (opaque)?", opaque);
+			bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, opaque);
+		} else {
+			bad_value(c, check, NVTXT_ARG_COLOR, expected,
+				  "a hexadecimal color is written 0xAARRGGBB (alpha first), not with '#'", NULL);
+		}
+		return;
+	}
+	if (near) {
+		snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
+		bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, unique ? near : NULL);
+	} else {
+		bad_value(c, check, NVTXT_ARG_COLOR, expected, "not a color name of .NET's System.Drawing.Color", NULL);
+	}
+}
+
+static void report_color(struct call *c, enum conv r, const char *expected)
+{
 	const enum nvtxt_check_id check = lang_conv_check(NVTXT_ARG_COLOR, r);
-	char hint[160];
 
 	switch (r) {
-	case CONV_HEX_NOT_DIGIT: {
-		/* name the first character that is not a hex digit, and its column where it is shown */
-		const struct nvtxt_binding *b = v->origin;
-		const struct nvtxt_loc *at = b ? (b->expanded ? NULL : &b->value.loc) : &v->loc;
-		size_t i = 2, n;
-		char col[64] = "";
-		struct buf shown = { 0 };
-		while (i < v->text.len && is_hex((unsigned char)v->text.ptr[i]))
-			i++;
-		if (i >= v->text.len) {
-			/* not reached while conv_color agrees; never name a byte past the value */
-			bad_value(c, check, NVTXT_ARG_COLOR, expected,
-				  "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)", NULL);
-			return;
-		}
-		n = utf8_seq((const unsigned char *)v->text.ptr + i, v->text.len - i);
-		if (!n)
-			n = 1;
-		if (at == &v->loc)
-			snprintf(col, sizeof(col), " at column %u", (unsigned)(at->col + (v->quote ? 1 : 0) + i));
-		else if (at)
-			snprintf(col, sizeof(col), " at line %u, column %u", (unsigned)at->line,
-				 (unsigned)(at->col + (v->quote ? 1 : 0) + i));
-		buf_addc(&shown, '\'');
-		buf_add_shown(&shown, v->text.ptr + i, n, 8);
-		snprintf(hint, sizeof(hint),
-			 "%s'%s is not a hexadecimal digit: a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB)",
-			 shown.ptr, col);
-		buf_free(&shown);
-		bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, NULL);
+	case CONV_HEX_NOT_DIGIT:
+		color_not_digit(c, check, expected);
 		return;
-	}
-	case CONV_HEX_COUNT: {
-		char opaque[16];
-		if (opaque_spelling(&v->text, 2, false, opaque, sizeof(opaque))) {
-			snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), "
-				 "not 6: did you mean %s (opaque)?", opaque);
-			bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, opaque);
-			return;
-		}
-		snprintf(hint, sizeof(hint), "a hexadecimal color is 0x and exactly 8 hex digits (0xAARRGGBB), not %zu",
-			 v->text.len - 2);
-		bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, NULL);
+	case CONV_HEX_COUNT:
+		color_count(c, check, expected);
 		return;
-	}
-	case CONV_UNKNOWN_NAME: {
-		const char *cands[160];
-		size_t n = 0;
-		const char *near;
-		bool unique;
-		while (n < 160 && (cands[n] = nvtxt_color_name(n)))
-			n++;
-		near = suggest_unique(v->text.ptr, v->text.len, cands, n, &unique);
-		if (v->text.len && v->text.ptr[0] == '#') {
-			/* CSS's #RRGGBB or #RGB: the same color, opaque, in NVTXT's spelling */
-			char opaque[16];
-			if (opaque_spelling(&v->text, 1, true, opaque, sizeof(opaque))) {
-				snprintf(hint, sizeof(hint), "a hexadecimal color is written 0xAARRGGBB, not #RRGGBB: "
-					 "did you mean %s (opaque)?", opaque);
-				bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, opaque);
-			} else {
-				bad_value(c, check, NVTXT_ARG_COLOR, expected,
-					  "a hexadecimal color is written 0xAARRGGBB (alpha first), not with '#'", NULL);
-			}
-			return;
-		}
-		if (near) {
-			snprintf(hint, sizeof(hint), "did you mean '%s'?", near);
-			bad_value(c, check, NVTXT_ARG_COLOR, expected, hint, unique ? near : NULL);
-		} else {
-			bad_value(c, check, NVTXT_ARG_COLOR, expected, "not a color name of .NET's System.Drawing.Color", NULL);
-		}
+	case CONV_UNKNOWN_NAME:
+		color_name(c, check, expected);
 		return;
-	}
 	default:
 		bad_value(c, check, NVTXT_ARG_COLOR, expected, NULL, NULL);
 		return;
