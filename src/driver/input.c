@@ -459,6 +459,79 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 	return status;
 }
 
+/*
+ * An input on a pipe (fd cannot seek) whose first n bytes (at most 8) are
+ * `magic`, and no payload: what is there of its first 8 KiB is read (one
+ * read, so that a live pipe still streams) to tell a file that is not
+ * text (binary_offset), then a thread relays those bytes and the rest to
+ * the compile through a pipe of its own.
+ */
+static int check_relayed(const struct options *opt, const struct nvtxt_diag_sink *sink,
+			 struct totals *totals, const char *path, int fd, const unsigned char *magic, size_t n,
+			 const char *display, const struct nvtxt_backend *be, const struct output_ref *out)
+{
+	struct relay r = { .from = fd, .n = n };
+	ssize_t more = 0;
+	int p[2], status;
+
+	memcpy(r.prefix, magic, n);
+	/* all 8 bytes of magic: the input goes on */
+	while (n == 8 && (more = read(fd, r.prefix + n, sizeof r.prefix - n)) < 0 && errno == EINTR)
+		;
+	if (more > 0)
+		r.n += (size_t)more;
+	if (more < 0) {
+		io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
+		return 2;
+	}
+	if (not_text(sink, totals, display, r.prefix, r.n))
+		return 1;
+	if (pipe(p) != 0) {
+		io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
+		return 2;
+	}
+	r.to = p[1];
+	if (pthread_create(&r.tid, NULL, relay_main, &r) != 0) {
+		io_error(sink, NULL, "cannot read '%s': no thread to relay it", display);
+		close(p[1]);
+		close(p[0]);
+		return 2;
+	}
+	status = compile_one(opt, sink, totals, path, p[0], display, be, NULL, out);
+	close(p[0]);
+	pthread_join(r.tid, NULL);
+	return status;
+}
+
+/*
+ * An open input, NVTXT or a payload (told by its first 8 bytes): a file,
+ * standard input too, is looked at without reading it; a pipe is read.
+ */
+static int check_fd(const struct options *opt, const struct nvtxt_diag_sink *sink,
+		    struct totals *totals, const char *path, int fd, const char *display,
+		    const struct nvtxt_backend *be, const struct output_ref *out)
+{
+	unsigned char magic[8];
+	off_t pos = lseek(fd, 0, SEEK_CUR);
+	ssize_t n;
+
+	if (pos >= 0) {
+		if (pread(fd, magic, sizeof magic, pos) == (ssize_t)sizeof magic &&
+		    nvtxt_payload_sniff(magic, sizeof magic))
+			return decompile_one(opt, sink, totals, fd, NULL, 0, display, be, out);
+		return compile_one(opt, sink, totals, path, fd, display, be, NULL, out);
+	}
+	n = read_full(fd, magic, sizeof magic);
+	if (n < 0) {
+		io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
+		return 2;
+	}
+	if (n == (ssize_t)sizeof magic && nvtxt_payload_sniff(magic, sizeof magic))
+		/* a payload file on a pipe or a FIFO */
+		return decompile_one(opt, sink, totals, fd, magic, sizeof magic, display, be, out);
+	return check_relayed(opt, sink, totals, path, fd, magic, (size_t)n, display, be, out);
+}
+
 /* check_file; `again`: the input's entry of the document exists (check_file_again). */
 static int check_input(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		       struct totals *totals, const char *path, const struct nvtxt_backend *be,
@@ -467,9 +540,6 @@ static int check_input(const struct options *opt, const struct nvtxt_diag_sink *
 	bool is_stdin;
 	const char *display = input_display(opt, path);
 	int fd, status;
-	unsigned char magic[8];
-	off_t pos;
-	ssize_t n;
 
 	/* a document lists every input, in command-line order, even one that cannot be read */
 	if (is_report_sink(sink) && !again)
@@ -486,58 +556,9 @@ static int check_input(const struct options *opt, const struct nvtxt_diag_sink *
 		}
 		is_stdin = false;
 	}
-	pos = lseek(fd, 0, SEEK_CUR);
 	report_size(sink, display, fd);
 	progress_begin(fd, display);
-	if (pos >= 0) {
-		/* a file (standard input too): its first bytes are looked at without reading them */
-		if (pread(fd, magic, sizeof magic, pos) == (ssize_t)sizeof magic &&
-		    nvtxt_payload_sniff(magic, sizeof magic))
-			status = decompile_one(opt, sink, totals, fd, NULL, 0, display, be, out);
-		else
-			status = compile_one(opt, sink, totals, path, fd, display, be, NULL, out);
-	} else if ((n = read_full(fd, magic, sizeof magic)) < 0) {
-		io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
-		status = 2;
-	} else if (n == (ssize_t)sizeof magic && nvtxt_payload_sniff(magic, sizeof magic)) {
-		/* a payload file on a pipe or a FIFO */
-		status = decompile_one(opt, sink, totals, fd, magic, sizeof magic, display, be, out);
-	} else {
-		struct relay r = { .from = fd, .n = (size_t)n };
-		ssize_t more = 0;
-		int p[2];
-		memcpy(r.prefix, magic, (size_t)n);
-		/*
-		 * what is there of the first 8 KiB, to tell a file that is not text
-		 * (binary_offset): one read, so that a live pipe still streams
-		 */
-		while (n == (ssize_t)sizeof magic &&
-		       (more = read(fd, r.prefix + n, sizeof r.prefix - (size_t)n)) < 0 && errno == EINTR)
-			;
-		if (more > 0)
-			r.n += (size_t)more;
-		if (more < 0) {
-			io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
-			status = 2;
-		} else if (not_text(sink, totals, display, r.prefix, r.n)) {
-			status = 1;
-		} else if (pipe(p) != 0) {
-			io_error(sink, NULL, "cannot read '%s': %s", display, strerror(errno));
-			status = 2;
-		} else {
-			r.to = p[1];
-			if (pthread_create(&r.tid, NULL, relay_main, &r) != 0) {
-				io_error(sink, NULL, "cannot read '%s': no thread to relay it", display);
-				close(p[1]);
-				close(p[0]);
-				status = 2;
-			} else {
-				status = compile_one(opt, sink, totals, path, p[0], display, be, NULL, out);
-				close(p[0]);
-				pthread_join(r.tid, NULL);
-			}
-		}
-	}
+	status = check_fd(opt, sink, totals, path, fd, display, be, out);
 	progress_end(fd);
 	if (!is_stdin)
 		close(fd);
