@@ -272,6 +272,14 @@ grep -q "^nvtxtc: note: try 'nvtxtc --help' for more information$" err
 ok $? "a usage error ends with a note that points at --help"
 "$NVTXTC" dump -j 2 good.nvtxt >out 2>err
 is "$?:$(head -n 1 err)" "2:nvtxtc: error: '-j' is not an option of 'nvtxtc dump' [usage]" "dump takes no -j"
+for o in "-j 2" "--stdin-name=x.nvtxt" "-j2"; do
+	# shellcheck disable=SC2086
+	"$NVTXTC" lsp $o </dev/null >out 2>err
+	is "$?:$(wc -c <out):$(head -n 1 err)" "2:0:nvtxtc: error: '${o%%[ =2]*}' is not an option of 'nvtxtc lsp': it checks the documents its client sends, not files [usage]" \
+		"lsp $o: a usage error that says why (lsp reads no files), and nothing on standard output"
+done
+"$NVTXTC" lsp -Wno-rename --max-errors=3 --stdio </dev/null >out 2>err
+is "$?" 1 "lsp still takes -W and --max-errors (the input ends before shutdown: status 1)"
 "$NVTXTC" dump >out 2>err
 is "$?" 2 "dump without a file: exit 2"
 "$NVTXTC" --emit=svg good.nvtxt >out 2>err

@@ -117,7 +117,7 @@ void free_files(char **files, int n);
  */
 enum {
 	OPTC_GENERAL = 1 << 0, /* --help, --version, --color, --diagnostics-format, ... */
-	OPTC_DIAG = 1 << 1,    /* --max-errors, --stdin-name, -j: any command that reads NVTXT */
+	OPTC_DIAG = 1 << 1,    /* --max-errors: any command that checks NVTXT */
 	OPTC_EMIT = 1 << 2,    /* --emit, -o */
 	OPTC_FMT = 1 << 3,     /* --check, -l, -d, -i, -w (gofmt's: -i) */
 	OPTC_LSP = 1 << 4,     /* --stdio */
@@ -127,6 +127,7 @@ enum {
 	OPTC_WARN = 1 << 8,    /* -W..., -w: the commands that report warnings (not fmt) */
 	OPTC_STATS = 1 << 9,   /* stats: --report, --timeunit, --format, -o */
 	OPTC_PROGRESS = 1 << 10, /* --progress, --no-progress: the commands that read files */
+	OPTC_INPUT = 1 << 11,  /* -j, --stdin-name: the commands that check FILE operands (not lsp) */
 };
 struct subcommand {
 	const char *name;

@@ -141,18 +141,18 @@ static int run_help(struct run *run, char **operands, int n);
 
 const struct subcommand subcommands[] = {
 	{ "lint", "[lint] [--fix] [OPTION]... FILE...", "check the files and print diagnostics (the default)",
-	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_EMIT | OPTC_TIME | OPTC_FIX | OPTC_PROGRESS, true, validate_lint,
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_INPUT | OPTC_WARN | OPTC_EMIT | OPTC_TIME | OPTC_FIX | OPTC_PROGRESS, true, validate_lint,
 	  run_lint },
 	{ "fmt", "fmt [--check|-l] [-d] [-i|-w|--recover] [OPTION]... FILE...", "print the files with normalised layout",
-	  OPTC_GENERAL | OPTC_DIAG | OPTC_FMT | OPTC_PROGRESS, true, validate_fmt, run_fmt },
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_INPUT | OPTC_FMT | OPTC_PROGRESS, true, validate_fmt, run_fmt },
 	{ "info", "info [--format=FORMAT] [OPTION]... FILE...",
 	  "print facts about the files: events per command, threads,\n"
 	  "time spans, categories, the longest ranges",
-	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_TIME | OPTC_INFO | OPTC_PROGRESS, true, validate_info, run_info },
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_INPUT | OPTC_WARN | OPTC_TIME | OPTC_INFO | OPTC_PROGRESS, true, validate_info, run_info },
 	{ "stats", "stats [--report=NAME] [--format=FMT] [--timeunit=UNIT] [-o FILE] [OPTION]... FILE...",
 	  "print the NVTX range statistics of nsys stats\n"
 	  "(nvtx_sum and others) of the files together",
-	  OPTC_GENERAL | OPTC_DIAG | OPTC_WARN | OPTC_TIME | OPTC_STATS | OPTC_PROGRESS, true, validate_info, run_stats },
+	  OPTC_GENERAL | OPTC_DIAG | OPTC_INPUT | OPTC_WARN | OPTC_TIME | OPTC_STATS | OPTC_PROGRESS, true, validate_info, run_stats },
 	{ "dump", "dump FILE", "print a payload file for a person", OPTC_GENERAL | OPTC_PROGRESS, false, validate_one_file,
 	  run_dump },
 	{ "replay", "replay FILE",

@@ -87,7 +87,7 @@ static const struct option_spec option_specs[] = {
 	  "fmt: put back the previous text of each file that an\n"
 	  "interrupted write left with a journal (nvtxtc(1),\n"
 	  "FILES WRITTEN); change nothing else", NULL },
-	{ 'j', NULL, required_argument, OPTC_DIAG, "-j N",
+	{ 'j', NULL, required_argument, OPTC_INPUT, "-j N",
 	  "use up to N threads (default: the processors usable):\n"
 	  "lint and fmt (but for printing) take N files at a time,\n"
 	  "output staying in command-line order, fewer when file\n"
@@ -101,7 +101,7 @@ static const struct option_spec option_specs[] = {
 	  "it on a terminal only; never with json or sarif)", NULL },
 	{ OPT_NO_PROGRESS, "no-progress", no_argument, OPTC_PROGRESS, "--no-progress",
 	  "never show the progress line", NULL },
-	{ OPT_STDIN_NAME, "stdin-name", required_argument, OPTC_DIAG, "--stdin-name=NAME",
+	{ OPT_STDIN_NAME, "stdin-name", required_argument, OPTC_INPUT, "--stdin-name=NAME",
 	  "the name of standard input in diagnostics", NULL },
 	{ 'W', NULL, required_argument, OPTC_WARN, NULL, NULL, NULL },
 	{ 'w', NULL, no_argument, OPTC_WARN, "-w", "disable every warning", NULL },
@@ -451,6 +451,9 @@ static int not_an_option(const struct nvtxt_diag_sink *sink, const struct option
 	if (s->cls == OPTC_WARN && (cmd->options & OPTC_FMT))
 		return usage_error(sink, "'%s' is not an option of 'nvtxtc %s': it reports syntax errors "
 				   "only, which no warning option changes", sp, cmd->name);
+	if (s->cls == OPTC_INPUT && (cmd->options & OPTC_LSP))
+		return usage_error(sink, "'%s' is not an option of 'nvtxtc %s': it checks the documents "
+				   "its client sends, not files", sp, cmd->name);
 	return usage_error(sink, "'%s' is not an option of 'nvtxtc %s'", sp, cmd->name);
 }
 
