@@ -401,5 +401,24 @@ done
 "$NVTXTC" lint --diagnostics-format=json --diagnostics-output=same.link bad.nvtxt same.nvtxt >out 2>err
 cmp -s same.nvtxt same.orig
 is "$?" 0 "20: an input that is not the first is compared too"
+# a file found under a directory operand is an input too
+mkdir -p tree/sub
+cp same.nvtxt tree/sub/in.nvtxt
+for f in json sarif; do
+	"$NVTXTC" lint --diagnostics-format=$f --diagnostics-output=tree/sub/in.nvtxt tree >out 2>err
+	st=$?
+	cmp -s tree/sub/in.nvtxt same.orig
+	is "$st:$?" "2:0" "--diagnostics-output=$f naming a file under a directory operand is refused, the file intact"
+	grep -q "output is the input: --diagnostics-output 'tree/sub/in.nvtxt' is the same file as the input 'tree/sub/in.nvtxt' (under the directory 'tree')" out
+	ok $? "... and the document says which input and under which directory"
+done
+"$NVTXTC" fmt --diagnostics-format=json --diagnostics-output=tree/sub/in.nvtxt good.nvtxt tree/ >out 2>err
+st=$?
+cmp -s tree/sub/in.nvtxt same.orig
+is "$st:$?" "2:0" "fmt: the same, the directory operand not the first"
+"$NVTXTC" lint --diagnostics-format=json --diagnostics-output=tree/report.json tree >out 2>err
+is "$?:$(wc -c <out)" "0:0" "a document written into a directory operand, not one of its *.nvtxt inputs, is allowed"
+grep -q '"schema_version"' tree/report.json
+ok $? "... and written there"
 
 done_testing

@@ -285,28 +285,56 @@ static const char *validate_help(const struct options *o, char **operands, int n
 }
 
 /*
+ * The file of `files` (n of them; "-" is standard input) that is the file
+ * `so` describes, by device and inode, or NULL.
+ */
+static const char *same_as(const struct stat *so, char **files, int n)
+{
+	struct stat si;
+
+	for (int i = 0; i < n; i++) {
+		bool in = strcmp(files[i], "-") == 0;
+		if ((in ? fstat(0, &si) : stat(files[i], &si)) == 0 && si.st_dev == so->st_dev &&
+		    si.st_ino == so->st_ino)
+			return files[i];
+	}
+	return NULL;
+}
+
+/*
  * An output (-o, --diagnostics-output) that is one of the inputs, by its
- * device and inode (a symbolic or hard link to it too): it would be
- * replaced by what is made of it.  Returns the message, or NULL.
+ * device and inode (a symbolic or hard link to it too), a file found under
+ * a directory operand included: it would be replaced by what is made of
+ * it.  Returns the message, or NULL.
  */
 static const char *output_is_input(const char *out, const char *what, char **operands, int n)
 {
-	static char msg[512];
-	struct stat so, si;
+	static char msg[1024];
+	const struct nvtxt_diag_sink quiet = { 0 }; /* the command reports what the walk finds */
+	struct stat so, sd;
+	const char *in = NULL;
+	char **files;
+	int nfiles;
 
 	if (!out || strcmp(out, "-") == 0 || stat(out, &so) != 0 || !S_ISREG(so.st_mode))
 		return NULL;
-	for (int i = 0; i < n; i++) {
-		bool in = strcmp(operands[i], "-") == 0;
-		if ((in ? fstat(0, &si) : stat(operands[i], &si)) != 0)
+	in = same_as(&so, operands, n);
+	for (int i = 0; i < n && !in; i++) {
+		if (strcmp(operands[i], "-") == 0 || stat(operands[i], &sd) != 0 || !S_ISDIR(sd.st_mode))
 			continue;
-		if (si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+		expand_operands(&quiet, &operands[i], 1, &files, &nfiles);
+		if ((in = same_as(&so, files, nfiles)) != NULL)
 			snprintf(msg, sizeof msg, "output is the input: %s '%.200s' is the same file as the input "
-				 "'%.200s'; nothing written", what, out, in ? "standard input" : operands[i]);
+				 "'%.200s' (under the directory '%.200s'); nothing written", what, out, in, operands[i]);
+		free_files(files, nfiles);
+		if (in)
 			return msg;
-		}
 	}
-	return NULL;
+	if (!in)
+		return NULL;
+	snprintf(msg, sizeof msg, "output is the input: %s '%.200s' is the same file as the input "
+		 "'%.200s'; nothing written", what, out, strcmp(in, "-") == 0 ? "standard input" : in);
+	return msg;
 }
 
 /* --- the run ---------------------------------------------------------------- */
