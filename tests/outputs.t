@@ -368,6 +368,17 @@ done
 st=$?
 cmp -s p.payload p2.payload
 is "$st:$?" "0:0" "20: --emit=payload -o - > FILE writes the payload to the regular file of standard output"
+# the shell's '>' emptied the file before nvtxtc ran: no atomic replacement is possible, so after
+# an error the file is left empty, as gcc and dtc leave theirs, never with a part of a payload
+printf '%s\nMarker, 1, "Qpc", 2, 2,,, "late",\nBogus, 1\n' "$good" >late-error.nvtxt
+"$NVTXTC" --emit=payload -o - late-error.nvtxt >p3.payload 2>err
+is "$?:$(wc -c <p3.payload)" "1:0" "--emit=payload -o - > FILE with an error in the input: exit 1, the file empty"
+printf '%s\nMarker, 9223372037, Qpc, 1, 2,,, "overflows at 1 Hz",\n' "$good" >overflow.nvtxt
+"$NVTXTC" --emit=payload --time-conversion=Qpc:lin:0,0,1 -o - overflow.nvtxt >p4.payload 2>err
+st=$?
+"$NVTXTC" --emit=payload --time-conversion=Qpc:lin:0,0,1 -o p5.payload overflow.nvtxt 2>/dev/null
+is "$st:$(wc -c <p4.payload):$([ -e p5.payload ] && echo kept)" "1:0:" \
+	"... and with a time the back end cannot convert, as -o FILE writes nothing then"
 "$NVTXTC" --emit=payload -o - good.nvtxt 2>err | cat >out
 is "$(head -n 1 err):$(wc -c <out)" "nvtxtc: error: --emit=payload -o -: standard output is not a seekable file (a pipe or a terminal), and a payload's header is written last, at offset 0: give a file with -o FILE [usage]:0" \
 	"20: --emit=payload -o - to a pipe is refused with the reason"

@@ -91,6 +91,21 @@ static const char *chrome_error_of(void *state, size_t i, struct nvtxt_loc *loc)
 	return nvtxt_chrome_error(state, i, loc);
 }
 
+/*
+ * A binary output on standard output ('--emit=payload -o -': a regular
+ * file at offset 0, validate_lint) after a failure: truncated back to
+ * empty, as gcc and dtc leave their output on an error, never a part of a
+ * payload.  The shell emptied the file when it opened it for '>', before
+ * nvtxtc ran, so it cannot be replaced atomically as -o FILE is (nvtxtc(1), -o).
+ */
+static void empty_stdout(struct run *run)
+{
+	fflush(run->out);
+	if (ftruncate(fileno(run->out), 0) != 0 || lseek(fileno(run->out), 0, SEEK_SET) != 0)
+		io_error(&run->sink, NULL, "cannot empty standard output after the error: %s; "
+			 "it holds a part of the payload", strerror(errno));
+}
+
 /* One file, its calls to the back end of --emit (if any), written to -o or standard output ('-o -'). */
 static int lint_one(struct run *run, const char *path)
 {
@@ -121,6 +136,8 @@ static int lint_one(struct run *run, const char *path)
 		status = 1;
 	if (em && em->stop)
 		em->stop(state);
+	if (em && em->needs_output && !to && status != 0)
+		empty_stdout(run);
 	if (out.file) {
 		if (status != 0) {
 			output_abort(&out);
