@@ -15,6 +15,17 @@ $ARROWS "$top" >"$T/out" 2>&1
 ok $? "the tree's includes follow docs/ARCHITECTURE.md's table"
 is "$(cat "$T/out")" "" "and nothing is reported"
 
+# the calls between the objects of the build that made NVTXTC (build/san under make check-sanitize)
+objdir=$(dirname "$NVTXTC")
+[ -f "$objdir/libnvtxt-internal.a" ] || objdir=$top/build
+if need nm "the arrows at link time"; then
+	[ -f "$objdir/pipeline/compile.o" ]
+	ok $? "the build's objects are there ($objdir)"
+	$ARROWS "$top" "$objdir" >"$T/out" 2>&1
+	ok $? "the calls between the folders' objects follow the table too (no arrow up at link time)"
+	sed 's/^/# /' "$T/out"
+fi
+
 # a small tree: low <- high, as the table allows
 mk() {
 	rm -rf "$T/t" && mkdir -p "$T/t/docs" "$T/t/low" "$T/t/high"
@@ -55,6 +66,25 @@ printf '#include "nowhere.h"\n' >"$T/t/high/x.c"
 $ARROWS "$T/t" >"$T/out" 2>&1
 grep -q '^high/x.c:1: nowhere.h is in no folder of the table$' "$T/out"
 ok $? "an include of a header in no folder of the table fails"
+
+# a call up the table, through no include: found in the objects
+if need cc "the link-time check's small tree"; then
+	mk
+	printf 'int high_fn(void) { return 1; }\n' >"$T/t/high/high.c"
+	printf 'int high_fn(void);\nint low_fn(void) { return high_fn(); }\n' >"$T/t/low/low.c"
+	mkdir -p "$T/obj/low" "$T/obj/high"
+	cc -c -o "$T/obj/low/low.o" "$T/t/low/low.c" && cc -c -o "$T/obj/high/high.o" "$T/t/high/high.c"
+	ok $? "the small tree compiles"
+	# the table's folders of the small tree are not under src/: name them so
+	mkdir -p "$T/t/src" && mv "$T/t/low" "$T/t/high" "$T/t/src/"
+	sed -i 's/`low`/`src\/low`/g; s/`high`/`src\/high`/g' "$T/t/docs/ARCHITECTURE.md"
+	$ARROWS "$T/t" "$T/obj" >"$T/out" 2>&1
+	is "$?" 1 "a call up the table found in the objects fails"
+	grep -q '^low/low.o: src/low -> src/high (high_fn), which the table does not allow$' "$T/out"
+	ok $? "and names the object, the arrow and the function"
+	$ARROWS "$T/t" >"$T/out" 2>&1
+	ok $? "(without an object directory, only the includes are checked)"
+fi
 
 mk
 mkdir -p "$T/t/include/nvtxt"

@@ -1,8 +1,9 @@
 /*
  * frontend.c - the front end's own state: the line arena, the parser's
  * actions (grammar/nvtxt.y) that fill one line's AST and hand the finished
- * line to fe->consume, and flex's fatal error.  Reading and the hand-off to
- * the passes are the pipeline's (src/pipeline/compile.c).
+ * line to fe->consume, and flex's input and fatal error.  Reading and the
+ * hand-off to the passes are the pipeline's (src/pipeline/compile.c),
+ * which puts each line for flex in fe->slow_ptr.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -59,7 +60,20 @@ void arena_free(struct arena *a)
 	a->head = NULL;
 }
 
-/* --- flex's fatal error ------------------------------------------------ */
+/* --- flex's input and fatal error ------------------------------------ */
+
+/* The line that the pipeline put in fe->slow_ptr (compile.c, take_slow), handed to flex. */
+size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max)
+{
+	size_t k = fe->slow_len < max ? fe->slow_len : max;
+
+	if (k == 0) /* nothing held: slow_ptr may be NULL, which memcpy may not take */
+		return 0;
+	memcpy(buf, fe->slow_ptr, k);
+	fe->slow_ptr += k;
+	fe->slow_len -= k;
+	return k;
+}
 
 void frontend_scanner_fatal(const char *msg)
 {

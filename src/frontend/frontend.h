@@ -92,7 +92,8 @@ struct nvtxt_frontend {
 
 /*
  * Called by YY_INPUT: copies up to max bytes of the current slow line
- * into buf; 0 when that line is done.
+ * (fe->slow_ptr, fe->slow_len, set by the pipeline) into buf; 0 when that
+ * line is done.
  */
 size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max);
 

@@ -75,23 +75,11 @@ static bool next_chunk(struct nvtxt_frontend *fe)
 	return true;
 }
 
-/* Makes a slow record (a whole line: see reader.h) the bytes that frontend_read hands to flex. */
+/* Makes a slow record (a whole line: see reader.h) the bytes that frontend_read (frontend.c) hands to flex. */
 static void take_slow(struct nvtxt_frontend *fe, const struct line_rec *rec)
 {
 	fe->slow_ptr = fe->chunk->bytes + rec->start;
 	fe->slow_len = rec->len;
-}
-
-size_t frontend_read(struct nvtxt_frontend *fe, char *buf, size_t max)
-{
-	size_t k = fe->slow_len < max ? fe->slow_len : max;
-
-	if (k == 0) /* nothing held: slow_ptr may be NULL, which memcpy may not take */
-		return 0;
-	memcpy(buf, fe->slow_ptr, k);
-	fe->slow_ptr += k;
-	fe->slow_len -= k;
-	return k;
 }
 
 /* --- the source behind diagnostics --------------------------------------- */

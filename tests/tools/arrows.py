@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""arrows.py ROOT - the include arrows between the folders of ROOT (tests/arrows.t).
+"""arrows.py ROOT [OBJDIR] - the arrows between the folders of ROOT (tests/arrows.t).
 
 Reads the table "What may include what" of ROOT/docs/ARCHITECTURE.md (rows
 "| `folder` | `a`, `b` |"), resolves every `#include "x"` of the C files in
@@ -11,10 +11,16 @@ are grammar/'s), and prints one line per fault:
   - a cycle in the folders' graph of actual includes, or in the table,
   - a public header (include/nvtxt) included by its bare name from outside
     include/nvtxt: the tree includes it as "nvtxt/name.h", as users do.
+With OBJDIR (a build directory: OBJDIR/F/NAME.o built from ROOT/src/F/NAME.c,
+the grammar's nvtxt.tab.o and nvtxt.lex.o), the arrows at link time too, from
+the objects' symbols (nm -P): a call of a function defined in a folder that the
+table does not allow (FILE: folder -> folder (symbol)), and a cycle between
+the folders at link time.
 Exit status 1 when there is a fault, 2 on a bad table; 0 and nothing printed otherwise.
 """
 import os
 import re
+import subprocess
 import sys
 
 GENERATED = {"nvtxt.tab.h": "grammar", "nvtxt.lex.h": "grammar"}
@@ -65,6 +71,52 @@ def find_cycle(graph):
             if c:
                 return c
     return None
+
+
+def objects(root, objdir, allowed):
+    """(folder, object path) of each object in objdir whose source is in a folder of the table."""
+    out = []
+    for d in sorted(allowed):
+        if d == "grammar":
+            out += [(d, os.path.join(objdir, n)) for n in ("nvtxt.tab.o", "nvtxt.lex.o")
+                    if os.path.exists(os.path.join(objdir, n))]
+            continue
+        if not d.startswith("src/"):
+            continue
+        sub = os.path.join(objdir, d[len("src/"):])
+        if not os.path.isdir(sub):
+            continue
+        for name in sorted(os.listdir(sub)):
+            if name.endswith(".o") and os.path.exists(os.path.join(root, d, name[:-2] + ".c")):
+                out.append((d, os.path.join(sub, name)))
+    return out
+
+
+def link_faults(root, objdir, allowed):
+    """The calls between objects that the table does not allow, and a cycle among them."""
+    defined, used = {}, []
+    for d, obj in objects(root, objdir, allowed):
+        text = subprocess.run(["nm", "-P", obj], capture_output=True, text=True, check=True).stdout
+        for line in text.splitlines():
+            f = line.split()
+            if len(f) < 2:
+                continue
+            if f[1] == "U":
+                used.append((d, obj, f[0]))
+            elif f[1] in "TDBRGSVW" and f[1].isupper():
+                defined.setdefault(f[0], d)
+    faults, graph = [], {d: set() for d in allowed}
+    for d, obj, sym in used:
+        to = defined.get(sym)
+        if not to or to == d:
+            continue
+        graph[d].add(to)
+        if to not in allowed[d]:
+            faults.append(f"{os.path.relpath(obj, objdir)}: {d} -> {to} ({sym}), which the table does not allow")
+    cycle = find_cycle(graph)
+    if cycle:
+        faults.append("the calls make a cycle: " + " -> ".join(cycle))
+    return sorted(set(faults))
 
 
 def main():
@@ -122,6 +174,8 @@ def main():
     cycle = find_cycle(graph)
     if cycle:
         faults.append("the includes make a cycle: " + " -> ".join(cycle))
+    if len(sys.argv) > 2:
+        faults += link_faults(root, sys.argv[2], allowed)
     for f in faults:
         print(f)
     return 1 if faults else 0
