@@ -17,33 +17,31 @@ mkdir -p "$(dirname "$shot")"
 "$NVTXTC" --emit=chrome -o "$T/trace.json" ranges.nvtxt
 ok $? "ranges.nvtxt exports"
 
-if need node "speedscope" && need node_modules "speedscope and playwright-core" &&
-	need chromium "speedscope in headless Chromium"; then
-	timeout 180 node speedscope.mjs "$T/trace.json" "$shot" \
-		frame=1.00ms upload=300.00µs draw=400.00µs tiny=250.00ns >"$T/out" 2>"$T/err"
+# speedscope PREFIX TRACE SHOT EXPECT...: speedscope.mjs on TRACE, its TAP lines renumbered into this plan
+speedscope() {
+	s_prefix=$1
+	shift
+	timeout 180 node speedscope.mjs "$@" >"$T/out" 2>"$T/err"
 	rc=$?
 	if [ $rc = 77 ]; then
 		# installed, yet it cannot run: a failure
-		ok 1 "speedscope: $(sed -n 's/^# //p' "$T/out" | head -n 1)"
+		ok 1 "$s_prefix$(sed -n 's/^# //p' "$T/out" | head -n 1)"
 	else
-		# the script's own TAP lines, renumbered into this plan
-		relay_tap "$T/out" "speedscope: "
-		[ $rc = 0 ] || { ok 1 "speedscope.mjs exits 0 (exit $rc)"; sed 's/^/# /' "$T/err" | head -n 20; }
+		relay_tap "$T/out" "$s_prefix"
+		[ $rc = 0 ] || { ok 1 "${s_prefix}speedscope.mjs exits 0 (exit $rc)"; sed 's/^/# /' "$T/err" | head -n 20; }
 	fi
+}
+
+if need node "speedscope" && need node_modules "speedscope and playwright-core" &&
+	need chromium "speedscope in headless Chromium"; then
+	speedscope "speedscope: " "$T/trace.json" "$shot" frame=1.00ms upload=300.00µs draw=400.00µs tiny=250.00ns
 	# two files in one document: processes 10 and 20 their own, process 30 shared; each thread one
 	# profile, named as the files name it, reached in turn (speedscope's key n)
 	"$NVTXTC" --emit=chrome -o "$T/merged.json" merged-a.nvtxt merged-b.nvtxt
 	ok $? "merged-a.nvtxt and merged-b.nvtxt export as one document"
-	timeout 180 node speedscope.mjs "$T/merged.json" "${shot%.png}-merged.png" \
+	speedscope "speedscope, merged: " "$T/merged.json" "${shot%.png}-merged.png" \
 		"profile=rank 0 (pid 10), main 0 (tid 1) (1/3)" "step a=1.00ms" "kernel a=300.00µs" \
 		"profile=rank 1 (pid 20), main 1 (tid 1) (2/3)" "step b=2.00ms" "kernel b=300.00µs" \
-		"profile=shared (pid 30, tid 1) (3/3)" "io a=200.00µs" "io b=50.00µs" >"$T/out" 2>"$T/err"
-	rc=$?
-	if [ $rc = 77 ]; then
-		ok 1 "speedscope (merged): $(sed -n 's/^# //p' "$T/out" | head -n 1)"
-	else
-		relay_tap "$T/out" "speedscope, merged: "
-		[ $rc = 0 ] || { ok 1 "speedscope.mjs exits 0 on the merged export (exit $rc)"; sed 's/^/# /' "$T/err" | head -n 20; }
-	fi
+		"profile=shared (pid 30, tid 1) (3/3)" "io a=200.00µs" "io b=50.00µs"
 fi
 done_testing
