@@ -57,7 +57,8 @@ static void add_value(struct build *b, const struct nvtxt_value *v, int arg, int
 	if ((arg == NVTXT_ARG_COLOR || arg == NVTXT_ARG_TIMEBASE) &&
 	    (v->kind == NVTXT_V_INTEGER || v->kind == NVTXT_V_STRING))
 		r = lang_arg_convert((enum nvtxt_arg)arg, v, false, &ev);
-	if (arg == NVTXT_ARG_COLOR && r == CONV_OK) {
+	/* 0xRRGGBB too: lint warns (color-alpha) but takes it, with alpha 0 */
+	if (arg == NVTXT_ARG_COLOR && (r == CONV_OK || r == CONV_NO_ALPHA)) {
 		it->flags |= LSP_F_COLOR;
 		it->aux = ev.color;
 	}

@@ -48,7 +48,7 @@ enum lsp_role {
 /* Flags of a token. */
 enum {
 	LSP_F_UNKNOWN = 1,      /* a name the language does not have (command, argument) */
-	LSP_F_COLOR = 2,        /* a Color value that conv_arg converts: aux is its ARGB */
+	LSP_F_COLOR = 2,        /* a Color value that conv_arg takes (also 0xRRGGBB, alpha 0): aux is its ARGB */
 	LSP_F_TIMEBASE = 4,     /* a TimeBase value that conv_arg converts */
 	LSP_F_BROKEN = 8,       /* a definition with an error: its calls are skipped */
 	LSP_F_STATIC = 16       /* LSP_R_VAR_DECL: a variable named after an argument */

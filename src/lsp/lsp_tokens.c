@@ -339,13 +339,19 @@ static void spell(struct buf *b, const struct lsp_doc *d, const struct lsp_item 
 	char q = n && (t[0] == '"' || t[0] == '\'') ? t[0] : 0;
 	const char *in = q ? t + 1 : t;
 	bool hex = n >= (q ? 3u : 2u) && in[0] == '0' && (in[1] | 0x20) == 'x';
+	bool lower = false;
+
+	/* hexadecimal digits in the case the value has them (upper when it has no letter) */
+	for (size_t i = hex ? 2 : n; i < n - (q ? 2 : 0); i++)
+		lower |= in[i] >= 'a' && in[i] <= 'f';
 
 	if (q)
 		buf_addc(b, q);
 	if (it->kind == NVTXT_V_INTEGER && !hex) {
 		buf_printf(b, "%u", argb);
 	} else if (hex) {
-		buf_printf(b, "0%c%08X", in[1], argb);
+		/* eight digits, also for a value of six (0xRRGGBB): the alpha is the picker's */
+		buf_printf(b, lower ? "0%c%08x" : "0%c%08X", in[1], argb);
 	} else {
 		const char *name = NULL;
 		uint32_t c;
