@@ -412,7 +412,7 @@ static void scan_dir(const struct nvtxt_diag_sink *sink, const char *dir, const 
 
 void leftovers_report(const struct nvtxt_diag_sink *sink, char *const *files, int n, bool clean)
 {
-	struct idmap seen = { 0 };
+	struct namemap seen = { 0 };
 
 	for (int i = 0; i < n; i++) {
 		const char *slash = strrchr(files[i], '/');
@@ -428,11 +428,11 @@ void leftovers_report(const struct nvtxt_diag_sink *sink, char *const *files, in
 			buf_adds(&dir, ".");
 			buf_adds(&prefix, "");
 		}
-		idmap_put(&seen, hash_bytes(dir.ptr, dir.len), dir.len, 1, &inserted);
+		namemap_put(&seen, dir.ptr, dir.len, 1, &inserted);
 		if (inserted)
 			scan_dir(sink, dir.ptr, prefix.ptr, clean);
 		buf_free(&dir);
 		buf_free(&prefix);
 	}
-	idmap_free(&seen);
+	namemap_free(&seen);
 }

@@ -68,7 +68,7 @@ struct walk {
 	struct line_copy line;
 	struct variable *vars;
 	size_t nvars, vars_cap;
-	struct idmap index;          /* (hash, length) of a name -> index in vars */
+	struct namemap index;        /* a name -> its index in vars */
 	struct definition defs[NVTXT_CMD_COUNT];
 	json_t *symbols;             /* documentSymbol: collected when not NULL */
 };
@@ -87,15 +87,9 @@ static size_t loc_end(const struct walk *w, const struct nvtxt_loc *loc)
 
 static struct variable *find_var(struct walk *w, const char *name, size_t len)
 {
-	uint32_t *i = idmap_get(&w->index, hash_bytes(name, len), len);
+	uint32_t *i = namemap_get(&w->index, name, len);
 
-	if (i && w->vars[*i].name_len == len && memcmp(w->vars[*i].name, name, len) == 0)
-		return &w->vars[*i];
-	if (i) /* a hash collision: look through them all */
-		for (size_t k = 0; k < w->nvars; k++)
-			if (w->vars[k].name_len == len && memcmp(w->vars[k].name, name, len) == 0)
-				return &w->vars[k];
-	return NULL;
+	return i ? &w->vars[*i] : NULL;
 }
 
 static void copy_value(const struct walk *w, struct owned_value *o, const struct nvtxt_value *v)
@@ -128,8 +122,7 @@ static void assign(struct walk *w, const struct nvtxt_instr *in)
 		memset(var, 0, sizeof(*var));
 		var->name = xstrndup(in->name.ptr, in->name.len);
 		var->name_len = in->name.len;
-		idmap_put(&w->index, hash_bytes(in->name.ptr, in->name.len), in->name.len, (uint32_t)w->nvars,
-			  &inserted);
+		namemap_put(&w->index, in->name.ptr, in->name.len, (uint32_t)w->nvars, &inserted);
 		w->nvars++;
 	} else {
 		free(var->value.text);
@@ -364,7 +357,7 @@ static void walk_free(struct walk *w)
 		free_value(&w->vars[i].value);
 	}
 	free(w->vars);
-	idmap_free(&w->index);
+	namemap_free(&w->index);
 	free(w->line.name);
 	for (size_t i = 0; i < w->line.nvalues; i++)
 		free_value(&w->line.values[i]);

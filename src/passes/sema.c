@@ -146,7 +146,7 @@ void sema_free(struct sema *s)
 		}
 	}
 	free(s->vars);
-	idmap_free(&s->unknown_defined);
+	namemap_free(&s->unknown_defined);
 	pairing_free(s->pairing);
 	category_free(s->category);
 	naming_free(s->naming);

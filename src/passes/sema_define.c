@@ -28,7 +28,7 @@ static void list_args(struct buf *b, enum nvtxt_command cmd)
 int sema_command(struct sema *s, const struct nvtxt_instr *in)
 {
 	int cmd = nvtxt_command_lookup(in->name.ptr, in->name.len);
-	uint64_t key;
+	const uint32_t *known;
 	const char *near;
 	struct nvtxt_diag *d;
 	int inserted;
@@ -38,19 +38,17 @@ int sema_command(struct sema *s, const struct nvtxt_instr *in)
 	s->recover_def = NULL;
 	if (cmd >= 0)
 		return cmd;
-	key = hash_bytes(in->name.ptr, in->name.len);
-	if (in->kind == NVTXT_I_CALL && idmap_get(&s->unknown_defined, key, in->name.len)) {
+	known = namemap_get(&s->unknown_defined, in->name.ptr, in->name.len);
+	if (in->kind == NVTXT_I_CALL && known) {
 		/* reported at its definition; a misspelt RangePush or RangePop recovers with it */
-		for (size_t i = 0; i < s->nrecovered; i++) {
-			if (s->recovered[i].key == key && s->recovered[i].len == in->name.len) {
-				s->recover_cmd = (int)s->recovered[i].cmd;
-				s->recover_def = &s->recovered[i].def;
-			}
+		if (*known) {
+			s->recover_cmd = (int)s->recovered[*known - 1].cmd;
+			s->recover_def = &s->recovered[*known - 1].def;
 		}
 		return -1;
 	}
 	if (in->kind == NVTXT_I_DEFINITION && s->unknown_defined.count < 1024)
-		idmap_put(&s->unknown_defined, key, in->name.len, 0, &inserted);
+		namemap_put(&s->unknown_defined, in->name.ptr, in->name.len, 0, &inserted);
 	if (in->broken)
 		return -1;
 	const char *names[NVTXT_CMD_COUNT];
@@ -169,23 +167,21 @@ static bool build_definition(struct sema *s, const struct nvtxt_instr *in, int c
  */
 static void remember_definition(struct sema *s, const struct nvtxt_instr *in, enum nvtxt_command cmd)
 {
-	uint64_t key = hash_bytes(in->name.ptr, in->name.len);
+	/* sema_command put the name in unknown_defined, unless it was full */
+	uint32_t *known = namemap_get(&s->unknown_defined, in->name.ptr, in->name.len);
 	struct nvtxt_diags *loud = s->diags, quiet;
-	size_t i = 0;
+	size_t i = known && *known ? *known - 1 : s->nrecovered;
 
-	while (i < s->nrecovered && !(s->recovered[i].key == key && s->recovered[i].len == in->name.len))
-		i++;
-	if (i == sizeof(s->recovered) / sizeof(s->recovered[0]))
+	if (!known || i == sizeof(s->recovered) / sizeof(s->recovered[0]))
 		return;
+	*known = (uint32_t)i + 1;
+	if (i == s->nrecovered)
+		s->nrecovered++;
+	s->recovered[i].cmd = cmd;
 	nvtxt_diags_init(&quiet, loud->config, (struct nvtxt_diag_sink){ NULL, NULL }, loud->file);
 	s->diags = &quiet;
 	build_definition(s, in, (int)cmd, &s->recovered[i].def);
 	s->diags = loud;
-	s->recovered[i].key = key;
-	s->recovered[i].len = in->name.len;
-	s->recovered[i].cmd = cmd;
-	if (i == s->nrecovered)
-		s->nrecovered++;
 }
 
 void sema_definition(struct sema *s, const struct nvtxt_instr *in)

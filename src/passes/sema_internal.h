@@ -48,8 +48,12 @@ struct sema {
 	const struct nvtxt_binding *arg_var[NVTXT_ARG_COUNT];
 
 	struct definition defs[NVTXT_CMD_COUNT];
-	/* unknown command names whose definition was already reported: their calls are skipped quietly */
-	struct idmap unknown_defined;
+	/*
+	 * Unknown command names whose definition was already reported: their
+	 * calls are skipped quietly.  The value: 1 + the index of the name's
+	 * recovered definition, or 0.
+	 */
+	struct namemap unknown_defined;
 	/*
 	 * Typo-correction recovery (sema.c, recover_call): the command that
 	 * the unknown name of the last call stands for, or -1; set by
@@ -65,8 +69,6 @@ struct sema {
 	 * or NULL (the command's own), set by sema_command.
 	 */
 	struct recovered_def {
-		uint64_t key;
-		size_t len;
 		enum nvtxt_command cmd;
 		struct definition def;
 	} recovered[8];

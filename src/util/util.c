@@ -492,6 +492,55 @@ void idmap_free(struct idmap *m)
 	m->cap = m->count = 0;
 }
 
+/* --- names by their bytes -------------------------------------------------- */
+
+uint32_t *namemap_get(const struct namemap *m, const char *name, size_t len)
+{
+	const uint32_t *first = idmap_get(&m->index, hash_bytes(name, len), len);
+
+	for (uint32_t i = first ? *first : UINT32_MAX; i != UINT32_MAX; i = m->entries[i].next)
+		if (m->entries[i].len == len && (len == 0 || memcmp(m->entries[i].name, name, len) == 0))
+			return &m->entries[i].value;
+	return NULL;
+}
+
+uint32_t *namemap_put(struct namemap *m, const char *name, size_t len, uint32_t value, int *inserted)
+{
+	uint32_t *v = namemap_get(m, name, len), *first, at;
+	struct namemap_entry *e;
+	void *p = m->entries;
+	int fresh;
+
+	*inserted = 0;
+	if (v)
+		return v;
+	xgrow(&p, &m->cap, m->count + 1, sizeof(*m->entries));
+	m->entries = p;
+	e = &m->entries[m->count];
+	e->name = xstrndup(len ? name : "", len);
+	e->len = len;
+	e->value = value;
+	e->next = UINT32_MAX;
+	at = (uint32_t)m->count++;
+	first = idmap_put(&m->index, hash_bytes(name, len), len, at, &fresh);
+	if (!fresh) { /* another name of the same key: chain this one first */
+		e->next = *first;
+		*first = at;
+	}
+	*inserted = 1;
+	return &e->value;
+}
+
+void namemap_free(struct namemap *m)
+{
+	for (size_t i = 0; i < m->count; i++)
+		free(m->entries[i].name);
+	free(m->entries);
+	idmap_free(&m->index);
+	m->entries = NULL;
+	m->count = m->cap = 0;
+}
+
 /* The length of the valid UTF-8 sequence at p (of n bytes), or 0. */
 size_t utf8_seq(const unsigned char *p, size_t n)
 {

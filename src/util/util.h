@@ -171,6 +171,30 @@ uint32_t *idmap_put(struct idmap *m, uint64_t a, uint64_t b, uint32_t value, int
 void idmap_free(struct idmap *m);
 
 /*
+ * A map from names (byte strings) to 32-bit values that tells names apart
+ * by their bytes: an idmap keyed by (hash_bytes, length) leads to the
+ * first name of that key, and the names of one key are chained, so two
+ * names whose hashes collide stay two.  Owns a copy of each name (xmalloc:
+ * out of memory fails through the guard, and a name copied but not yet
+ * indexed is still freed by namemap_free).
+ */
+struct namemap {
+	struct idmap index;
+	struct namemap_entry {
+		char *name;
+		size_t len;
+		uint32_t value;
+		uint32_t next;          /* the next name of the same key, or UINT32_MAX */
+	} *entries;
+	size_t count, cap;
+};
+/* The value of name (len bytes), or NULL when it is not in the map. */
+uint32_t *namemap_get(const struct namemap *m, const char *name, size_t len);
+/* The value's address, inserting name -> value when absent (*inserted says which). */
+uint32_t *namemap_put(struct namemap *m, const char *name, size_t len, uint32_t value, int *inserted);
+void namemap_free(struct namemap *m);
+
+/*
  * The length in bytes (1-4) of the well-formed UTF-8 sequence at p, which
  * has n bytes left, or 0 when p does not start one (NUL counts as invalid).
  */
