@@ -59,12 +59,14 @@ static void fold_runs(json_t *out, struct lsp_doc *d, const struct lsp_index *x,
 
 json_t *lsp_folding_range(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
+	struct lsp_target t;
 	struct lsp_doc *d;
-	const struct lsp_index *x = lsp_param_index(s, params, NULL, &d, NULL, e);
+	const struct lsp_index *x;
 	json_t *out;
 
-	if (!x)
+	if (!lsp_target(s, params, LSP_T_INDEX, &t, e))
 		return NULL;
+	d = t.d, x = t.x;
 	out = json_array();
 	for (size_t i = 0; i < x->nevents; i++) {
 		const struct lsp_event *ev = &x->events[i];
@@ -115,17 +117,19 @@ static void highlight_start_end(json_t *out, struct lsp_server *s, struct lsp_do
 
 json_t *lsp_document_highlight(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
+	struct lsp_target t;
 	struct lsp_doc *d;
-	size_t at, k, len;
-	const struct lsp_index *x = lsp_param_index(s, params, "position", &d, &at, e);
+	const struct lsp_index *x;
+	size_t k, len;
 	const struct lsp_item *it;
 	const char *name;
 	json_t *out;
 
-	if (!x)
+	if (!lsp_target(s, params, LSP_T_POSITION | LSP_T_INDEX, &t, e))
 		return NULL;
-	k = lsp_index_item_at(x, at);
-	if (k >= x->nitems || x->items[k].start > at)
+	d = t.d, x = t.x;
+	k = lsp_index_item_at(x, t.at);
+	if (k >= x->nitems || x->items[k].start > t.at)
 		return json_null();
 	it = &x->items[k];
 	out = json_array();

@@ -156,15 +156,17 @@ static size_t nonempty_line(const char *out, size_t outlen, size_t k, bool end)
  */
 json_t *lsp_range_formatting(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_target t;
+	struct lsp_doc *d;
 	size_t a, b, first, last, line, before = 0, inside = 0, from = 0, to = 0, out_from, out_to;
 	bool seen = false;
 	char *out;
 	size_t outlen;
 	json_t *edits;
 
-	if (!d || !lsp_range_offsets(s, d, json_object_get(params, "range"), &a, &b, e))
+	if (!lsp_target(s, params, LSP_T_RANGE, &t, e))
 		return NULL;
+	d = t.d, a = t.a, b = t.z;
 	first = lsp_doc_line_of(d, a);
 	last = lsp_doc_line_of(d, b);
 	if (last > first && d->lines[last] == b)

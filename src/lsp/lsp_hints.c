@@ -166,15 +166,16 @@ static void item_hints(struct lsp_server *s, struct lsp_doc *d, const struct lsp
 
 json_t *lsp_inlay_hint(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_target tg;
+	struct lsp_doc *d;
 	const struct lsp_index *x;
 	const struct lsp_event *ev = NULL;
 	size_t a, z, i;
 	json_t *out;
 
-	if (!d || !lsp_range_offsets(s, d, json_object_get(params, "range"), &a, &z, e))
+	if (!lsp_target(s, params, LSP_T_RANGE | LSP_T_INDEX, &tg, e))
 		return NULL;
-	x = lsp_index_get(s, d);
+	d = tg.d, x = tg.x, a = tg.a, z = tg.z;
 	out = json_array();
 	/* from the start of the range's first line, so that the line's event is known */
 	for (i = lsp_index_item_at(x, d->lines[lsp_doc_line_of(d, a)]); i < x->nitems; i++) {
@@ -289,14 +290,16 @@ static json_t *signature(struct lsp_doc *d, int cmd, const struct lsp_def *def, 
 
 json_t *lsp_signature_help(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_target tg;
+	struct lsp_doc *d;
 	const struct lsp_index *x;
 	size_t at, ls, p, ne, commas;
 	const char *t;
 	int cmd;
 
-	if (!d || !lsp_param_offset(s, d, params, "position", &at, e))
+	if (!lsp_target(s, params, LSP_T_POSITION, &tg, e))
 		return NULL;
+	d = tg.d, at = tg.at;
 	t = d->text;
 	ls = d->lines[lsp_doc_line_of(d, at)];
 	p = ls;

@@ -321,11 +321,17 @@ bool lsp_index_var_name(const struct lsp_doc *d, const struct lsp_item *it, cons
 	return false;
 }
 
-const struct lsp_index *lsp_param_index(struct lsp_server *s, json_t *params, const char *key, struct lsp_doc **d,
-					size_t *at, struct lsp_error *e)
+bool lsp_target(struct lsp_server *s, json_t *params, unsigned what, struct lsp_target *t, struct lsp_error *e)
 {
-	*d = lsp_param_doc(s, params, e);
-	if (!*d || (key && !lsp_param_offset(s, *d, params, key, at, e)))
-		return NULL;
-	return lsp_index_get(s, *d);
+	memset(t, 0, sizeof(*t));
+	t->d = lsp_param_doc(s, params, e);
+	if (!t->d)
+		return false;
+	if ((what & LSP_T_POSITION) && !lsp_param_offset(s, t->d, params, "position", &t->at, e))
+		return false;
+	if ((what & LSP_T_RANGE) && !lsp_range_offsets(s, t->d, json_object_get(params, "range"), &t->a, &t->z, e))
+		return false;
+	if (what & LSP_T_INDEX)
+		t->x = lsp_index_get(s, t->d);
+	return true;
 }

@@ -111,12 +111,5 @@ const struct lsp_event *lsp_index_event(const struct lsp_index *x, uint32_t at);
 const struct lsp_def *lsp_index_def(const struct lsp_index *x, int cmd, size_t at);
 /* The variable an item names (Name = or $Name, without the '$'): false for other items. */
 bool lsp_index_var_name(const struct lsp_doc *d, const struct lsp_item *it, const char **name, size_t *len);
-/*
- * The document params.textDocument names and its index; with `key` (such
- * as "position") also that position's byte offset in *at.  NULL with e set
- * when the document is not open or the position is missing or outside it.
- */
-const struct lsp_index *lsp_param_index(struct lsp_server *s, json_t *params, const char *key, struct lsp_doc **d,
-					size_t *at, struct lsp_error *e);
 
 #endif

@@ -95,6 +95,25 @@ json_t *lsp_juint(struct lsp_server *s, uint32_t v);
 json_t *lsp_jpos(const struct lsp_server *s, const struct lsp_doc *d, size_t off);
 json_t *lsp_jrange(const struct lsp_server *s, const struct lsp_doc *d, size_t a, size_t b);
 
+/*
+ * What a request is about, for the handlers that read a position, a range
+ * or the index (the others take lsp_param_doc alone): the document of
+ * params.textDocument.uri; with LSP_T_POSITION, params.position as a byte
+ * offset (at); with LSP_T_RANGE, params.range as bytes [a, z); with
+ * LSP_T_INDEX, the document's index (lsp_index.h, built when missing).
+ * false with e set when the document is not open or the position or range
+ * is missing, malformed or outside it.
+ */
+enum { LSP_T_POSITION = 1, LSP_T_RANGE = 2, LSP_T_INDEX = 4 };
+struct lsp_index;
+struct lsp_target {
+	struct lsp_doc *d;
+	const struct lsp_index *x;
+	size_t at;
+	size_t a, z;
+};
+bool lsp_target(struct lsp_server *s, json_t *params, unsigned what, struct lsp_target *t, struct lsp_error *e);
+
 /* A TextEdit (LSP 3.17) replacing bytes [a, b) of d with text (n bytes). */
 json_t *lsp_text_edit(struct lsp_server *s, struct lsp_doc *d, size_t a, size_t b, const char *text, size_t n);
 

@@ -617,15 +617,17 @@ static void describe_value(struct walk *w, struct buf *b, size_t i)
 
 json_t *lsp_hover(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_target t;
+	struct lsp_doc *d;
 	struct walk w;
 	struct buf b = { 0 };
 	size_t at, a = 0, z = 0;
 	json_t *result = json_null();
 	int cmd;
 
-	if (!d || !lsp_param_offset(s, d, params, "position", &at, e))
+	if (!lsp_target(s, params, LSP_T_POSITION, &t, e))
 		return NULL;
+	d = t.d, at = t.at;
 	walk_doc(s, d, at, &w, NULL);
 	if (w.found) {
 		struct line_copy *l = &w.line;
@@ -680,15 +682,16 @@ static json_t *location(struct walk *w, size_t a, size_t b)
 
 json_t *lsp_definition(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_target t;
+	struct lsp_doc *d;
 	struct walk w;
 	size_t at;
-	json_t *result = json_array();
+	json_t *result;
 
-	if (!d || !lsp_param_offset(s, d, params, "position", &at, e)) {
-		json_decref(result);
+	if (!lsp_target(s, params, LSP_T_POSITION, &t, e))
 		return NULL;
-	}
+	d = t.d, at = t.at;
+	result = json_array();
 	walk_doc(s, d, at, &w, NULL);
 	if (w.found) {
 		struct line_copy *l = &w.line;
@@ -859,14 +862,16 @@ static void complete_word(json_t *items, struct lsp_server *s, struct lsp_doc *d
 
 json_t *lsp_completion(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_target tg;
+	struct lsp_doc *d;
 	struct walk w;
 	size_t at, line, ls, ws, p;
 	json_t *items;
 	const char *t;
 
-	if (!d || !lsp_param_offset(s, d, params, "position", &at, e))
+	if (!lsp_target(s, params, LSP_T_POSITION, &tg, e))
 		return NULL;
+	d = tg.d, at = tg.at;
 	line = lsp_doc_line_of(d, at);
 	ls = d->lines[line];
 	t = d->text;

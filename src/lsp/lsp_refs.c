@@ -137,17 +137,27 @@ static void edit_span(const struct target *t, const struct lsp_item *it, size_t 
 		(*a)++; /* after the '$' */
 }
 
+/* The request's document and index (in tg), and the target at its position. */
+static bool at_target(struct lsp_server *s, json_t *params, struct lsp_target *tg, struct target *t,
+		      struct lsp_error *e)
+{
+	if (!lsp_target(s, params, LSP_T_POSITION | LSP_T_INDEX, tg, e))
+		return false;
+	find_target(tg->d, tg->x, tg->at, t);
+	return true;
+}
+
 json_t *lsp_references(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
+	struct lsp_target tg;
 	struct lsp_doc *d;
-	size_t at;
-	const struct lsp_index *x = lsp_param_index(s, params, "position", &d, &at, e);
+	const struct lsp_index *x;
 	struct target t;
 	json_t *out;
 
-	if (!x)
+	if (!at_target(s, params, &tg, &t, e))
 		return NULL;
-	find_target(d, x, at, &t);
+	d = tg.d, x = tg.x;
 	if (t.kind == TG_NONE)
 		return json_null();
 	out = json_array();
@@ -266,18 +276,18 @@ static const char *refuse_name(struct lsp_doc *d, const struct lsp_index *x, con
 
 json_t *lsp_prepare_rename(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
+	struct lsp_target tg;
 	struct lsp_doc *d;
-	size_t at, a, b;
-	const struct lsp_index *x = lsp_param_index(s, params, "position", &d, &at, e);
+	size_t a, b;
 	struct target t;
 	struct buf why = { 0 };
 	const char *no;
 	json_t *r;
 
-	if (!x)
+	if (!at_target(s, params, &tg, &t, e))
 		return NULL;
-	find_target(d, x, at, &t);
-	if ((no = refuse(d, x, &t, &why)) != NULL) {
+	d = tg.d;
+	if ((no = refuse(d, tg.x, &t, &why)) != NULL) {
 		lsp_fail(e, LSP_REQUEST_FAILED, "cannot rename: %s", no);
 		buf_free(&why);
 		return NULL;
@@ -290,20 +300,20 @@ json_t *lsp_prepare_rename(struct lsp_server *s, json_t *params, struct lsp_erro
 
 json_t *lsp_rename(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
+	struct lsp_target tg;
 	struct lsp_doc *d;
-	size_t at;
-	const struct lsp_index *x = lsp_param_index(s, params, "position", &d, &at, e);
+	const struct lsp_index *x;
 	const char *nn = json_string_value(json_object_get(params, "newName"));
 	struct target t;
 	struct buf why = { 0 };
 	const char *no;
 	json_t *edits, *changes;
 
-	if (!x)
+	if (!at_target(s, params, &tg, &t, e))
 		return NULL;
+	d = tg.d, x = tg.x;
 	if (!nn)
 		return lsp_fail(e, LSP_INVALID_PARAMS, "expected params.newName, a string");
-	find_target(d, x, at, &t);
 	if ((no = refuse(d, x, &t, &why)) != NULL || (no = refuse_name(d, x, &t, nn, &why)) != NULL) {
 		lsp_fail(e, LSP_REQUEST_FAILED, "cannot rename: %s", no);
 		buf_free(&why);

@@ -206,10 +206,9 @@ static json_t *full(struct lsp_server *s, struct lsp_doc *d, const struct lsp_in
 
 json_t *lsp_semantic_tokens_full(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d;
-	const struct lsp_index *x = lsp_param_index(s, params, NULL, &d, NULL, e);
+	struct lsp_target t;
 
-	return x ? full(s, d, x) : NULL;
+	return lsp_target(s, params, LSP_T_INDEX, &t, e) ? full(s, t.d, t.x) : NULL;
 }
 
 /*
@@ -256,16 +255,18 @@ static const char *json_kind(const json_t *v)
  */
 json_t *lsp_semantic_tokens_delta(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
+	struct lsp_target t;
 	struct lsp_doc *d;
-	const struct lsp_index *x = lsp_param_index(s, params, NULL, &d, NULL, e);
+	const struct lsp_index *x;
 	json_t *jprev = json_object_get(params, "previousResultId");
 	const char *prev = json_string_value(jprev);
 	struct lsp_tokens *old;
 	char id[24];
 	json_t *out;
 
-	if (!x)
+	if (!lsp_target(s, params, LSP_T_INDEX, &t, e))
 		return NULL;
+	d = t.d, x = t.x;
 	if (!prev)
 		return lsp_fail(e, LSP_INVALID_PARAMS,
 				"expected params.previousResultId, the resultId of a semanticTokens/full answer (a string); found %s",
@@ -284,14 +285,13 @@ json_t *lsp_semantic_tokens_delta(struct lsp_server *s, json_t *params, struct l
 
 json_t *lsp_semantic_tokens_range(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_target tg;
 	struct lsp_tokens t = { 0 };
-	size_t a, z;
 	json_t *out;
 
-	if (!d || !lsp_range_offsets(s, d, json_object_get(params, "range"), &a, &z, e))
+	if (!lsp_target(s, params, LSP_T_RANGE | LSP_T_INDEX, &tg, e))
 		return NULL;
-	encode(s, d, lsp_index_get(s, d), a, z, &t);
+	encode(s, tg.d, tg.x, tg.a, tg.z, &t);
 	out = json_pack("{s:o}", "data", int_array(s, t.v, t.n));
 	free(t.v);
 	return out;
@@ -301,12 +301,14 @@ json_t *lsp_semantic_tokens_range(struct lsp_server *s, json_t *params, struct l
 
 json_t *lsp_document_color(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
+	struct lsp_target t;
 	struct lsp_doc *d;
-	const struct lsp_index *x = lsp_param_index(s, params, NULL, &d, NULL, e);
+	const struct lsp_index *x;
 	json_t *out;
 
-	if (!x)
+	if (!lsp_target(s, params, LSP_T_INDEX, &t, e))
 		return NULL;
+	d = t.d, x = t.x;
 	out = json_array();
 	for (size_t i = 0; i < x->nitems; i++) {
 		uint32_t c = x->items[i].aux;
@@ -369,7 +371,8 @@ static void spell(struct buf *b, const struct lsp_doc *d, const struct lsp_item 
 
 json_t *lsp_color_presentation(struct lsp_server *s, json_t *params, struct lsp_error *e)
 {
-	struct lsp_doc *d = lsp_param_doc(s, params, e);
+	struct lsp_target t;
+	struct lsp_doc *d;
 	json_t *color = json_object_get(params, "color");
 	const struct lsp_index *x;
 	uint32_t r, g, bl, al, argb;
@@ -377,13 +380,13 @@ json_t *lsp_color_presentation(struct lsp_server *s, json_t *params, struct lsp_
 	struct buf b = { 0 };
 	json_t *out;
 
-	if (!d || !lsp_range_offsets(s, d, json_object_get(params, "range"), &a, &z, e))
+	if (!lsp_target(s, params, LSP_T_RANGE | LSP_T_INDEX, &t, e))
 		return NULL;
+	d = t.d, x = t.x, a = t.a, z = t.z;
 	if (!channel(color, "red", &r) || !channel(color, "green", &g) || !channel(color, "blue", &bl) ||
 	    !channel(color, "alpha", &al))
 		return lsp_fail(e, LSP_INVALID_PARAMS, "expected params.color, {red, green, blue, alpha} of numbers from 0 to 1");
 	argb = al << 24 | r << 16 | g << 8 | bl;
-	x = lsp_index_get(s, d);
 	k = lsp_index_item_at(x, a);
 	out = json_array();
 	if (k < x->nitems && x->items[k].start == a && x->items[k].end == z && (x->items[k].flags & LSP_F_COLOR)) {
