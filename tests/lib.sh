@@ -41,6 +41,17 @@ same_file() {
 	fi
 }
 
+# same_features OUT CLIENT: the lines of each kind (hint, signature, ...) of
+# tests/lsp/features.expected, the editor features (issue 23), are OUT's lines
+# of that kind, in order: what CLIENT (Neovim, eglot) showed.
+same_features() {
+	for k in hint signature highlight fold color presentation token delta references rename renamed; do
+		grep "^$k " "$top/tests/lsp/features.expected" >"$T/want.$k"
+		grep "^$k " "$1" >"$T/got.$k"
+		same_file "$T/got.$k" "$T/want.$k" "$2 shows the expected ${k}s (tests/lsp/features.expected)"
+	done
+}
+
 # is GOT WANT NAME: compares two strings.
 is() {
 	if [ "$1" = "$2" ]; then

@@ -11,6 +11,16 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
+# eglot_el SCRIPT VAR=VALUE...: Emacs in batch mode in $T, with eglot, nvtxt-mode and
+# nvtxtc on PATH, loading tests/lsp/SCRIPT with the variables set; its output in $T/SCRIPT.log.
+# -Q: no init file and no site-start; Debian's elpa packages by load-path.
+eglot_el() {
+	script=$1
+	shift
+	(cd "$T" && env HOME="$T" PATH="$T/bin:$PATH" "$@" timeout 180 emacs --batch -Q \
+		--eval "(dolist (d (file-expand-wildcards \"/usr/share/emacs/site-lisp/elpa/*\")) (add-to-list 'load-path d))" \
+		-L "$top/editors/emacs" -l "$top/tests/lsp/$script" </dev/null >"$T/$script.log" 2>&1)
+}
 if need eglot "Emacs' eglot client"; then
 	cp editors/emacs/nvtxt-mode.el "$T/"
 	(cd "$T" && HOME=$T emacs --batch -Q --eval '(setq byte-compile-error-on-warn t)' \
@@ -19,14 +29,10 @@ if need eglot "Emacs' eglot client"; then
 	sed 's/^/# /' "$T/bc.log"
 	cp tests/lsp/sample.nvtxt "$T/sample.nvtxt"
 	mkdir -p "$T/bin" && ln -sf "$NVTXTC" "$T/bin/nvtxtc"
-	# -Q: no init file and no site-start; Debian's elpa packages by load-path
-	(cd "$T" && HOME=$T PATH=$T/bin:$PATH NVTXT_FILE=$T/sample.nvtxt NVTXT_OUT=$T/eglot.out \
-		timeout 180 emacs --batch -Q \
-		--eval "(dolist (d (file-expand-wildcards \"/usr/share/emacs/site-lisp/elpa/*\")) (add-to-list 'load-path d))" \
-		-L "$top/editors/emacs" -l "$top/tests/lsp/eglot-test.el" </dev/null >"$T/eglot.log" 2>&1)
+	eglot_el eglot-test.el NVTXT_FILE="$T/sample.nvtxt" NVTXT_OUT="$T/eglot.out"
 	ok $? "Emacs' eglot ran against nvtxtc lsp"
 	grep '^error ' "$T/eglot.out" | sed 's/^/# /'
-	grep '^error ' "$T/eglot.out" >/dev/null && tail -n 20 "$T/eglot.log" | sed 's/^/# log: /'
+	grep '^error ' "$T/eglot.out" >/dev/null && tail -n 20 "$T/eglot-test.el.log" | sed 's/^/# log: /'
 	is "$(grep '^mode ' "$T/eglot.out")" "mode nvtxt-mode" "nvtxt-mode.el opens *.nvtxt files"
 	printf '%s\n' 'face a file: font-lock-comment-face' 'face SetFileDisplayName: font-lock-keyword-face' \
 		'face "Frame: font-lock-string-face' 'face 41237: font-lock-constant-face' \
@@ -61,16 +67,10 @@ if need eglot "Emacs' eglot client"; then
 	is "$(grep '^error-responses ' "$T/eglot.out")" "error-responses 0" "no request of the session was answered with an error"
 	# the editor features (issue 23): what eglot shows is tests/lsp/features.expected
 	cp tests/lsp/features.nvtxt "$T/features.nvtxt"
-	(cd "$T" && HOME=$T PATH=$T/bin:$PATH NVTXT_FILE=$T/features.nvtxt NVTXT_OUT=$T/eglot-features.out \
-		NVTXT_QUERIES=$top/tests/lsp/features.queries timeout 180 emacs --batch -Q \
-		--eval "(dolist (d (file-expand-wildcards \"/usr/share/emacs/site-lisp/elpa/*\")) (add-to-list 'load-path d))" \
-		-L "$top/editors/emacs" -l "$top/tests/lsp/eglot-features.el" </dev/null >"$T/eglot-features.log" 2>&1)
+	eglot_el eglot-features.el NVTXT_FILE="$T/features.nvtxt" NVTXT_OUT="$T/eglot-features.out" \
+		NVTXT_QUERIES="$top/tests/lsp/features.queries"
 	ok $? "eglot asked nvtxtc lsp for hints, signature help, highlights, folds, colors, tokens, references and renames"
 	grep '^error ' "$T/eglot-features.out" | sed 's/^/# /'
-	for k in hint signature highlight fold color presentation token delta references rename renamed; do
-		grep "^$k " tests/lsp/features.expected >"$T/want.$k"
-		grep "^$k " "$T/eglot-features.out" >"$T/got.$k"
-		same_file "$T/got.$k" "$T/want.$k" "eglot shows the expected ${k}s (tests/lsp/features.expected)"
-	done
+	same_features "$T/eglot-features.out" eglot
 fi
 done_testing

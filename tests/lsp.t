@@ -13,11 +13,18 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
 # --- Neovim ----------------------------------------------------------------
+# nvim_lua SCRIPT VAR=VALUE...: headless Neovim in $T with the tree's vim
+# files, running tests/lsp/SCRIPT with the variables set; its output in $T/SCRIPT.log
+nvim_lua() {
+	script=$1
+	shift
+	(cd "$T" && env NVTXTC="$NVTXTC" "$@" timeout 120 nvim --headless --clean -u NONE -i NONE \
+		--cmd "set rtp^=$top/editors/vim" --cmd 'filetype on' -c "luafile $top/tests/lsp/$script" \
+		</dev/null >"$T/$script.log" 2>&1)
+}
 if need nvim "Neovim's LSP client"; then
 	cp tests/lsp/sample.nvtxt "$T/sample.nvtxt"
-	(cd "$T" && NVTXTC=$NVTXTC NVTXT_FILE=$T/sample.nvtxt NVTXT_OUT=$T/nvim.out \
-		timeout 120 nvim --headless --clean -u NONE -i NONE --cmd "set rtp^=$top/editors/vim" \
-		--cmd 'filetype on' -c "luafile $top/tests/lsp/nvim.lua" </dev/null >"$T/nvim.log" 2>&1)
+	nvim_lua nvim.lua NVTXT_FILE="$T/sample.nvtxt" NVTXT_OUT="$T/nvim.out"
 	ok $? "Neovim's LSP client ran against nvtxtc lsp"
 	grep '^error' "$T/nvim.out" | sed 's/^/# /'
 	# lint's diagnostics in the same form: LINE:COL: SEVERITY: MESSAGE [CHECK]
@@ -38,17 +45,11 @@ if need nvim "Neovim's LSP client"; then
 	same_file "$T/buffer" "$T/fmt.want" "after formatting, the buffer is nvtxtc fmt's output"
 	# the editor features (issue 23): what Neovim shows is tests/lsp/features.expected
 	cp tests/lsp/features.nvtxt "$T/features.nvtxt"
-	(cd "$T" && NVTXTC=$NVTXTC NVTXT_FILE=$T/features.nvtxt NVTXT_OUT=$T/nvim-features.out \
-		NVTXT_QUERIES=$top/tests/lsp/features.queries \
-		timeout 120 nvim --headless --clean -u NONE -i NONE --cmd "set rtp^=$top/editors/vim" \
-		--cmd 'filetype on' -c "luafile $top/tests/lsp/nvim-features.lua" </dev/null >"$T/nvim-features.log" 2>&1)
+	nvim_lua nvim-features.lua NVTXT_FILE="$T/features.nvtxt" NVTXT_OUT="$T/nvim-features.out" \
+		NVTXT_QUERIES="$top/tests/lsp/features.queries"
 	ok $? "Neovim's LSP client asked nvtxtc lsp for hints, signature help, highlights, folds, colors, tokens, references and renames"
 	grep '^error' "$T/nvim-features.out" | sed 's/^/# /'
-	for k in hint signature highlight fold color presentation token delta references rename renamed; do
-		grep "^$k " tests/lsp/features.expected >"$T/want.$k"
-		grep "^$k " "$T/nvim-features.out" >"$T/got.$k"
-		same_file "$T/got.$k" "$T/want.$k" "Neovim shows the expected ${k}s (tests/lsp/features.expected)"
-	done
+	same_features "$T/nvim-features.out" Neovim
 	# :compiler nvtxtc, :make: the quickfix list holds lint's errors, warnings and notes
 	mkdir -p "$T/bin" && ln -sf "$NVTXTC" "$T/bin/nvtxtc"
 	(cd "$T" && PATH=$T/bin:$PATH NVTXT_OUT=$T/qf.out timeout 60 nvim --headless --clean -u NONE -i NONE \

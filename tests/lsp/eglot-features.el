@@ -13,35 +13,12 @@
 ;; 12) has no command for the other requests, which go through
 ;; jsonrpc-request with eglot's own position conversions.  The settings go
 ;; through eglot-workspace-configuration (inlayHints.times on).
-;; Any failure writes "error MESSAGE" and exits with status 1.
+;; Any failure writes "error MESSAGE" and exits with status 1 (eglot-common.el).
 
 (require 'cl-lib)
 (require 'subr-x)
-(require 'eglot)
-(require 'nvtxt-mode)
 
-(defvar nvtxt-test-out (getenv "NVTXT_OUT"))
-(defvar nvtxt-test-lines nil)
-
-(defun nvtxt-test-say (fmt &rest args)
-  (push (apply #'format fmt args) nvtxt-test-lines))
-
-(defun nvtxt-test-write ()
-  (with-temp-file nvtxt-test-out
-    (set-buffer-file-coding-system 'utf-8-unix)
-    (dolist (l (reverse nvtxt-test-lines)) (insert l "\n"))))
-
-(defun nvtxt-test-fail (msg &rest args)
-  (nvtxt-test-say "error %s" (apply #'format msg args))
-  (nvtxt-test-write)
-  (kill-emacs 1))
-
-(defun nvtxt-test-wait (pred seconds)
-  "Run the event loop until PRED holds or SECONDS pass; PRED's value."
-  (let ((end (+ (float-time) seconds)) v)
-    (while (and (not (setq v (funcall pred))) (< (float-time) end))
-      (accept-process-output nil 0.05))
-    v))
+(load (expand-file-name "eglot-common" (file-name-directory load-file-name)) nil t)
 
 (defun nvtxt-test-goto (line col)
   "Point at LINE (1-based) and byte column COL (1-based)."

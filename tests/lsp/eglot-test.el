@@ -17,34 +17,11 @@
 ;;   stderr-bytes N                         what the server wrote to standard error
 ;;   error-responses N                      error responses in eglot's events log
 ;;   buffer                                 then the buffer after eglot-format-buffer
-;; Any failure writes "error MESSAGE" and exits with status 1.
+;; Any failure writes "error MESSAGE" and exits with status 1 (eglot-common.el).
 
 (require 'cl-lib)
-(require 'eglot)
-(require 'nvtxt-mode)
 
-(defvar nvtxt-test-out (getenv "NVTXT_OUT"))
-(defvar nvtxt-test-lines nil)
-
-(defun nvtxt-test-say (fmt &rest args)
-  (push (apply #'format fmt args) nvtxt-test-lines))
-
-(defun nvtxt-test-write ()
-  (with-temp-file nvtxt-test-out
-    (set-buffer-file-coding-system 'utf-8-unix)
-    (dolist (l (reverse nvtxt-test-lines)) (insert l "\n"))))
-
-(defun nvtxt-test-fail (msg &rest args)
-  (nvtxt-test-say "error %s" (apply #'format msg args))
-  (nvtxt-test-write)
-  (kill-emacs 1))
-
-(defun nvtxt-test-wait (pred seconds)
-  "Run the event loop until PRED holds or SECONDS pass; PRED's value."
-  (let ((end (+ (float-time) seconds)) v)
-    (while (and (not (setq v (funcall pred))) (< (float-time) end))
-      (accept-process-output nil 0.05))
-    v))
+(load (expand-file-name "eglot-common" (file-name-directory load-file-name)) nil t)
 
 (defun nvtxt-test-byte-col (pos)
   "The 1-based column of POS in bytes, as nvtxtc lint counts."

@@ -9,18 +9,11 @@
 -- and rename(NEW) (prepareRename, then the edit applied to the buffer);
 -- Neovim 0.7 has no function for the other requests,
 -- which go through vim.lsp.buf_request_sync.
--- Any failure writes "error MESSAGE" and quits with status 1.
-local out = assert(io.open(os.getenv('NVTXT_OUT'), 'w'))
-local function fail(msg)
-  out:write('error ' .. msg .. '\n'); out:close(); vim.cmd('cquit 1')
-end
-local ok, err = pcall(function()
-  vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('NVTXT_FILE')))
-  local buf = vim.api.nvim_get_current_buf()
-  local id = vim.lsp.start_client({ name = 'nvtxtc', cmd = { os.getenv('NVTXTC'), 'lsp' },
-    root_dir = vim.fn.getcwd(), init_options = { inlayHints = { times = true } } })
-  if not id then fail('the client did not start') end
-  vim.lsp.buf_attach_client(buf, id)
+-- Any failure writes "error MESSAGE" and quits with status 1 (tests/lsp/nvim-common.lua).
+local T = dofile(debug.getinfo(1, 'S').source:sub(2):gsub('[^/]*$', '') .. 'nvim-common.lua')
+local out, fail = T.out, T.fail
+T.run(function()
+  local buf, id = T.start({ inlayHints = { times = true } })
   local client
   if not vim.wait(10000, function()
     client = vim.lsp.get_client_by_id(id)
@@ -201,6 +194,3 @@ local ok, err = pcall(function()
     end
   end
 end)
-if not ok then fail(tostring(err)) end
-out:close()
-vim.cmd('qall!')

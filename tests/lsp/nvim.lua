@@ -7,19 +7,12 @@
 --   hover TEXT                                 (first line of the hover)
 --   definition LINE                            (1-based)
 --   buffer                                     (then the buffer after formatting)
--- Any failure writes "error MESSAGE" and quits with status 1.
-local out = assert(io.open(os.getenv('NVTXT_OUT'), 'w'))
-local function fail(msg)
-  out:write('error ' .. msg .. '\n'); out:close(); vim.cmd('cquit 1')
-end
-local ok, err = pcall(function()
-  vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('NVTXT_FILE')))
-  local buf = vim.api.nvim_get_current_buf()
+-- Any failure writes "error MESSAGE" and quits with status 1 (tests/lsp/nvim-common.lua).
+local T = dofile(debug.getinfo(1, 'S').source:sub(2):gsub('[^/]*$', '') .. 'nvim-common.lua')
+local out, fail = T.out, T.fail
+T.run(function()
+  local buf, id = T.start()
   if vim.bo[buf].filetype ~= 'nvtxt' then fail('filetype is "' .. vim.bo[buf].filetype .. '", not nvtxt (ftdetect)') end
-  local id = vim.lsp.start_client({ name = 'nvtxtc', cmd = { os.getenv('NVTXTC'), 'lsp' },
-    root_dir = vim.fn.getcwd() })
-  if not id then fail('the client did not start') end
-  vim.lsp.buf_attach_client(buf, id)
   if not vim.wait(10000, function() return #vim.diagnostic.get(buf) > 0 end, 20) then fail('no diagnostics') end
   local diags = vim.diagnostic.get(buf)
   table.sort(diags, function(a, b) return a.lnum < b.lnum or (a.lnum == b.lnum and a.col < b.col) end)
@@ -88,6 +81,3 @@ local ok, err = pcall(function()
   out:write('buffer\n')
   for _, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do out:write(l .. '\n') end
 end)
-if not ok then fail(tostring(err)) end
-out:close()
-vim.cmd('qall!')

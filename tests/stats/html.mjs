@@ -15,56 +15,23 @@
 //
 // Prints TAP lines without a plan.  Exit status: 0 all passed, 1 a check
 // failed, 2 Chromium or playwright-core could not be started (the caller
-// fails, naming them).  CHROMIUM overrides /usr/bin/chromium; STATS_SHOT_HEIGHT the
+// fails, naming them; tests/tools/chromium.mjs starts it).  CHROMIUM overrides /usr/bin/chromium; STATS_SHOT_HEIGHT the
 // height of the screenshot's viewport (900 pixels; 1000 wide).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRequire } from 'node:module';
+import { tap, launch } from '../tools/chromium.mjs';
 
-const require = createRequire(import.meta.url);
 const [pagePath, expectPath, shotPath] = process.argv.slice(2);
 const expect = JSON.parse(fs.readFileSync(expectPath, 'utf8'));
-
-let chromium;
-try {
-  ({ chromium } = require('playwright-core'));
-} catch (e) {
-  console.log(`# playwright-core is not installed (run 'npm ci'): ${e.message}`);
-  process.exit(2);
-}
-
-let n = 0, failed = 0;
-const ok = (cond, name, detail) => {
-  n++;
-  console.log(`${cond ? 'ok' : 'not ok'} ${n} - ${name}`);
-  if (!cond) {
-    failed++;
-    if (detail) console.log(String(detail).split('\n').map((l) => `# ${l}`).join('\n'));
-  }
-};
-
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'nvtxtc-stats-chromium-'));
-let context;
-try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    timeout: 60000,
-    viewport: { width: 1000, height: process.env.STATS_SHOT_HEIGHT ? Number(process.env.STATS_SHOT_HEIGHT) : 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-} catch (e) {
-  console.log(`# Chromium (${process.env.CHROMIUM || '/usr/bin/chromium'}) could not start: ${String(e.message).split('\n')[0]}`);
-  fs.rmSync(profile, { recursive: true, force: true });
-  process.exit(2);
-}
+const { ok, failed } = tap();
+const { page, close } = await launch({
+  viewport: { width: 1000, height: process.env.STATS_SHOT_HEIGHT ? Number(process.env.STATS_SHOT_HEIGHT) : 900 },
+  unavailable: 2,
+});
 
 const near = (a, b) => Math.abs(a - b) <= 0.01 + 1e-6 * Math.abs(b);
 try {
-  const page = context.pages()[0] || await context.newPage();
   const url = pathToFileURL(path.resolve(pagePath)).href;
   const requests = [];
   const errors = [];
@@ -131,7 +98,6 @@ try {
   await page.screenshot({ path: shotPath });
   ok(fs.statSync(shotPath).size > 1000, `screenshot written to ${shotPath}`);
 } finally {
-  await context.close();
-  fs.rmSync(profile, { recursive: true, force: true });
+  await close();
 }
-process.exit(failed ? 1 : 0);
+process.exit(failed() ? 1 : 0);

@@ -18,12 +18,13 @@
 //
 // Prints TAP lines ("ok N - ..."/"not ok N - ...") without a plan.  Exit
 // status: 0 all passed, 1 a check failed, 77 Chromium could not start (the
-// caller fails, with the line this prints).  CHROMIUM overrides /usr/bin/chromium.
+// caller fails, with the line this prints; tests/tools/chromium.mjs starts
+// it).  CHROMIUM overrides /usr/bin/chromium.
 import http from 'node:http';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { tap, launch } from '../tools/chromium.mjs';
 
 const require = createRequire(import.meta.url);
 const [tracePath, shotPath, ...expected] = process.argv.slice(2);
@@ -32,13 +33,6 @@ if (!tracePath || !shotPath) {
   process.exit(2);
 }
 
-let chromium;
-try {
-  ({ chromium } = require('playwright-core'));
-} catch (e) {
-  console.log(`# playwright-core is not installed (npm ci): ${e.message}`);
-  process.exit(77);
-}
 const appDir = path.join(path.dirname(require.resolve('speedscope/package.json')), 'dist', 'release');
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
   '.png': 'image/png', '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.ico': 'image/x-icon', '.txt': 'text/plain' };
@@ -61,7 +55,7 @@ const server = http.createServer((req, res) => {
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const port = server.address().port;
 
-let n = 0, failed = 0;
+const { ok, failed } = tap();
 // The sandwich table: each row is "TOTAL (PERCENT)  SELF (PERCENT)  NAME {args}", one cell a line.
 const checkFrames = (text, frames, where) => {
   const cells = text.split(/[\n\t]+/).map((s) => s.trim()).filter((s) => s.length);
@@ -78,35 +72,9 @@ const checkFrames = (text, frames, where) => {
       found ? `total '${found.total}', self '${found.self}'` : `no frame '${name}' in the page:\n${text.slice(0, 1500)}`);
   }
 };
-const ok = (cond, name, detail) => {
-  n++;
-  console.log(`${cond ? 'ok' : 'not ok'} ${n} - ${name}`);
-  if (!cond) {
-    failed++;
-    if (detail) console.log(detail.split('\n').map((l) => `# ${l}`).join('\n'));
-  }
-};
-
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'nvtxtc-chromium-'));
-let context;
-try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    timeout: 60000,
-    viewport: { width: 1000, height: 420 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-} catch (e) {
-  console.log(`# Chromium could not start: ${String(e.message).split('\n')[0]}`);
-  server.close();
-  fs.rmSync(profile, { recursive: true, force: true });
-  process.exit(77);
-}
+const { page, close } = await launch({ viewport: { width: 1000, height: 420 }, unavailable: 77, cleanup: () => server.close() });
 
 try {
-  const page = context.pages()[0] || await context.newPage();
   const messages = [];
   page.on('console', (m) => messages.push(`${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => messages.push(`pageerror: ${e.message}`));
@@ -143,8 +111,7 @@ try {
   await page.screenshot({ path: shotPath });
   ok(fs.statSync(shotPath).size > 1000, `screenshot written to ${shotPath}`);
 } finally {
-  await context.close();
+  await close();
   server.close();
-  fs.rmSync(profile, { recursive: true, force: true });
 }
-process.exit(failed ? 1 : 0);
+process.exit(failed() ? 1 : 0);
