@@ -12,8 +12,8 @@ for f in *.nvtxt; do
 	ok $? "fmt --check $base.fmt: already formatted"
 done
 
-# An output longer than fmt's 64 KiB buffer: the file is read twice (a
-# syntax pass, then the formatting pass straight to standard output).
+# An output longer than fmt's 64 KiB buffer: the file is read once, its
+# text spooled to an unnamed temporary file in $TMPDIR and printed at the end.
 awk 'BEGIN { for (i = 0; i < 30000; i++) print "X=" i }' > "$T/big.nvtxt"
 awk 'BEGIN { for (i = 0; i < 30000; i++) print "X = " i }' > "$T/big.fmt"
 "$NVTXTC" fmt "$T/big.nvtxt" > "$T/out" 2> "$T/err"
@@ -29,4 +29,28 @@ is "$?" 1 "fmt of a long file with a syntax error on its last line exits 1"
 is "$(wc -c < "$T/out" | tr -d ' ')" 0 "... and prints nothing on standard output"
 grep -q "not formatted: it has syntax errors" "$T/err"
 ok $? "... and says why"
+
+# The spool is in $TMPDIR: while fmt waits to write the end of a long
+# text to a FIFO that nobody reads yet, one of its descriptors is an
+# unnamed (deleted) file in that directory.
+mkdir "$T/tmpd" && mkfifo "$T/fifo"
+TMPDIR=$T/tmpd "$NVTXTC" fmt "$T/big.nvtxt" > "$T/fifo" 2> "$T/err" &
+pid=$!
+exec 3< "$T/fifo"
+spooled=no
+for i in $(seq 1 100); do
+	if ls -l /proc/$pid/fd 2>/dev/null | grep -q "$T/tmpd/.*(deleted)"; then
+		spooled=yes
+		break
+	fi
+	sleep 0.05
+done
+cat <&3 > "$T/out"
+exec 3<&-
+wait $pid
+is "$?" 0 "fmt to a FIFO read late exits 0"
+is "$spooled" yes "fmt spools a text over 64 KiB in \$TMPDIR (an unnamed file there while it prints)"
+same_file "$T/out" "$T/big.fmt" "... and prints it whole"
+ls -A "$T/tmpd" > "$T/left"
+is "$(cat "$T/left")" "" "... and leaves nothing in \$TMPDIR"
 done_testing

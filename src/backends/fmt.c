@@ -9,9 +9,14 @@
 static void flush(struct nvtxt_fmt *f)
 {
 	if (f->hold) {
-		/* the output does not fit: stop formatting */
-		f->overflow = true;
-		return;
+		/* the output does not fit: on into the spill stream, else stop formatting */
+		FILE *s = f->spill ? f->spill(f->spill_user) : NULL;
+		if (!s) {
+			f->overflow = true;
+			return;
+		}
+		f->out = s;
+		f->hold = false;
 	}
 	if (f->n)
 		fwrite(f->buf, 1, f->n, f->out);

@@ -14,12 +14,16 @@
 struct nvtxt_fmt {
 	FILE *out;
 	/*
-	 * Keep the output in buf and write none of it (out may be NULL);
-	 * when it does not fit, stop formatting and set overflow.  nvtxtc
-	 * fmt's first pass: a short file is formatted in it.
+	 * Keep the output in buf and write none of it (out is NULL); when
+	 * it does not fit, ask spill (when set) for the stream to go on in
+	 * (out becomes it, and hold false): nvtxtc fmt's spool, made only
+	 * for a file whose text outgrows buf.  Without spill, or when it
+	 * returns NULL, formatting stops and overflow is set.
 	 */
 	bool hold;
 	bool overflow;
+	FILE *(*spill)(void *user);
+	void *spill_user;
 	unsigned long pending_blank;  /* blank lines seen since the last printed line */
 	bool printed;                 /* a line was printed */
 	size_t n;                     /* bytes of buf not yet written to out */

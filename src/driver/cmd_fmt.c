@@ -77,65 +77,66 @@ static int print_diff(struct run *run, int fd, FILE *tmp, const char *display)
 	return status;
 }
 
-static void ignore_diag(void *user, const struct nvtxt_diag *d, const struct nvtxt_source *src)
+/* The spool of fmt to standard output: made when the text outgrows the formatter's buffer. */
+struct spool {
+	FILE *f;
+	const char *dir;
+	int err;
+};
+
+static FILE *open_spool(void *user)
 {
-	(void)user;
-	(void)d;
-	(void)src;
+	struct spool *s = user;
+
+	s->f = temp_stream(&s->dir);
+	if (!s->f)
+		s->err = errno;
+	else
+		setvbuf(s->f, NULL, _IONBF, 0); /* the formatter writes 64 KiB at a time */
+	return s->f;
 }
 
 /*
- * fmt of a seekable input (a regular file, or standard input spooled) to
- * standard output, without writing the output anywhere but there: a
- * file of at most 64 KiB is formatted into the formatter's buffer, held,
- * and printed if it has no syntax error.  A longer one is first only
- * checked for syntax (its diagnostics are the ones printed), and, without
- * errors, read a second time and formatted straight to standard output
- * (as is a short one whose output outgrew the buffer).  Closes fd.
+ * fmt to standard output, in one pass that prints nothing of a file with
+ * a syntax error: the text is held in the formatter's buffer (64 KiB)
+ * and, when it outgrows it, spooled to an unnamed temporary file in
+ * $TMPDIR (else /tmp), which is copied to standard output once the whole
+ * file is formatted without an error.  Closes fd.
  */
 static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *display)
 {
-	const struct options *opt = run->opt;
-	const struct nvtxt_diag_sink quiet = { NULL, ignore_diag };
-	struct totals again = { 0 };
 	struct nvtxt_fmt *fmt = calloc(1, sizeof(*fmt));
-	off_t start = lseek(fd, 0, SEEK_CUR);
-	struct stat st;
-	int status;
+	struct spool spool = { 0 };
+	int status, werr = 0;
 
 	if (!fmt) {
 		io_error(&run->sink, NULL, "%s: %s", path, strerror(ENOMEM));
 		close(fd);
 		return 2;
 	}
-	/*
-	 * A file that fits the buffer is formatted in it; a longer one (its
-	 * output is about as long) only has its syntax checked, which spares
-	 * making the nodes.
-	 */
-	fmt->hold = fstat(fd, &st) != 0 || st.st_size - start <= (off_t)sizeof(fmt->buf);
-	status = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, fmt, NULL);
+	fmt->hold = true;
+	fmt->spill = open_spool;
+	fmt->spill_user = &spool;
+	status = compile_one(run->opt, &run->sink, &run->totals, path, fd, display, NULL, fmt, NULL);
+	if (spool.f && (nvtxt_fmt_flush(fmt) != 0 || fflush(spool.f) != 0))
+		werr = errno ? errno : EIO;
 	if (status == 1) {
 		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display, "not formatted: it has syntax errors");
-	} else if (status == 0 && fmt->hold && !fmt->overflow) {
-		if (fwrite(fmt->buf, 1, fmt->n, run->out) != fmt->n || fflush(run->out) != 0) {
-			write_error_stdout(&run->sink, errno);
-			status = 2;
-		}
-	} else if (status == 0 && lseek(fd, start, SEEK_SET) != start) {
-		io_error(&run->sink, NULL, "%s: %s", path, strerror(errno));
+	} else if (status == 0 && fmt->overflow) {
+		io_error(&run->sink, NULL, "cannot create a temporary file in '%s' for the formatted text of '%s': %s",
+			 spool.dir, display, strerror(spool.err));
 		status = 2;
-	} else if (status == 0) {
-		*fmt = (struct nvtxt_fmt){ .out = run->out };
-		status = compile_one(opt, &quiet, &again, path, fd, display, NULL, fmt, NULL);
-		if (nvtxt_fmt_flush(fmt) != 0 || fflush(run->out) != 0) {
-			write_error_stdout(&run->sink, errno);
-			status = 2;
-		} else if (status != 0) {
-			io_error(&run->sink, NULL, "%s: the file changed or could not be read while it was formatted; the output is incomplete", path);
-			status = 2;
-		}
+	} else if (status == 0 && werr) {
+		io_error(&run->sink, NULL, "cannot write the formatted text of '%s' to a temporary file (unnamed, in '%s'): %s",
+			 display, spool.dir, strerror(werr));
+		status = 2;
+	} else if (status == 0 && (spool.f ? copy_stream(spool.f, run->out) != 0 || fflush(run->out) != 0
+				    : fwrite(fmt->buf, 1, fmt->n, run->out) != fmt->n || fflush(run->out) != 0)) {
+		write_error_stdout(&run->sink, errno);
+		status = 2;
 	}
+	if (spool.f)
+		fclose(spool.f);
 	free(fmt);
 	close(fd);
 	return status;

@@ -331,18 +331,27 @@ int payload_report(const struct payload_file *pf, int rc, const char *err,
 		   const struct nvtxt_diag_sink *sink);
 void payload_free(struct payload_file *pf);
 
-/* Copies `from` (rewound) to `to`; 0, or -1 with errno set. */
+/*
+ * Copies `from` (rewound) to `to`, after what `to` holds (flushed first),
+ * through sendfile(2) when `from` is a regular file and `to` a descriptor
+ * that takes it, else through stdio; 0, or -1 with errno set.
+ */
 int copy_stream(FILE *from, FILE *to);
 /* True when the contents of fd (from offset 0) equal those of f. */
 bool same_contents(int fd, FILE *f);
 /*
- * An unnamed temporary file open for reading and writing, in $TMPDIR (an
- * absolute, writable directory) or else /tmp, which *dir names; its
- * descriptor is inherited by children (diff reads it as /dev/fd/N).
+ * An unnamed temporary file (a spool: fmt's text, lint --fix's passes, a
+ * written-through output's new text) open for reading and writing, in
+ * $TMPDIR (an absolute, writable directory) or else /tmp, which *dir
+ * names; its descriptor is inherited by children (diff reads it as
+ * /dev/fd/N).
  * NULL with errno set when it cannot be made.
  */
 FILE *temp_stream(const char **dir);
-/* Copies what is left to read on fd (standard input, a pipe) to an unnamed temporary file; its fd at offset 0, or -1. */
+/*
+ * Copies what is left to read on fd (standard input, a pipe) to an
+ * unnamed temporary file made by temp_stream; its fd at offset 0, or -1.
+ */
 int spool_fd(int fd);
 
 #endif

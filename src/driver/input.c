@@ -13,12 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/sendfile.h>
+#endif
 #include <unistd.h>
 
 #include "driver.h"
 #include "progress.h"
 #include "nvtxt/emit_nvtxt.h"
 #include "fmt.h"
+#include "output.h"
 #include "nvtxt/payload.h"
 
 void io_error(const struct nvtxt_diag_sink *sink, const char *file, const char *fmt, ...)
@@ -239,12 +243,47 @@ int compile_one(const struct options *opt, const struct nvtxt_diag_sink *sink,
 	return status;
 }
 
+/*
+ * Copies a regular file's bytes from offset *off to out_fd in the kernel
+ * (sendfile(2): no copy through the process; to /dev/null, a pipe or a
+ * file alike), advancing *off.  0 at the end; -1 when it cannot or fails
+ * (errno set), *off then where the caller goes on by hand.
+ */
+static int send_file(int out_fd, int in_fd, off_t *off)
+{
+#ifdef __linux__
+	for (;;) {
+		ssize_t n = sendfile(out_fd, in_fd, off, 1 << 30);
+		if (n == 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -1;
+	}
+#else
+	(void)out_fd, (void)in_fd, (void)off;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 int copy_stream(FILE *from, FILE *to)
 {
 	char buf[65536];
 	size_t n;
+	struct stat st;
+	off_t off = 0;
 
 	rewind(from);
+	if (fflush(to) != 0)
+		return -1;
+	if (fileno(to) >= 0 && fstat(fileno(from), &st) == 0 && S_ISREG(st.st_mode)) {
+		if (send_file(fileno(to), fileno(from), &off) == 0)
+			return 0;
+		if (errno != EINVAL && errno != ENOSYS)
+			return -1; /* a write error (EPIPE, ENOSPC, EIO) */
+		if (fseeko(from, off, SEEK_SET) != 0)
+			return -1;
+	}
 	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
 		if (fwrite(buf, 1, n, to) != n)
 			return -1;
@@ -285,7 +324,8 @@ FILE *temp_stream(const char **dir)
 
 int spool_fd(int fd0)
 {
-	FILE *t = tmpfile();
+	const char *dir;
+	FILE *t = temp_stream(&dir);
 	FILE *in = fdopen(dup(fd0), "r");
 	int fd = -1;
 

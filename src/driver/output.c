@@ -13,6 +13,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "driver.h"
 #include "journal.h"
 #include "output.h"
 #include "util.h"
@@ -371,7 +372,7 @@ static int open_through(struct nvtxt_output *o, const char *path)
 	o->target_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (o->target_fd < 0)
 		return -1;
-	o->file = tmpfile();
+	o->file = temp_stream(&(const char *){ NULL });
 	if (!o->file)
 		return -1;
 	o->kind = OUTPUT_THROUGH;
