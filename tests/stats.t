@@ -165,6 +165,25 @@ is "$(cell "$T/z.csv" 1 'Time (%)'):$(cell "$T/z.csv" 1 'Total Time (ns)')" "0.0
 "$NVTXTC" stats --format=csv "$T/empty.nvtxt" >"$T/e.csv" 2>"$T/err"
 is "$?:$(wc -l <"$T/e.csv")" "0:1" "a file without ranges: the header alone"
 
+# durations are kept in 4 bytes while they fit in 32 bits: a name whose durations pass 2^32
+# ns (4.29 s) after some that fit, exactly 2^32 - 1, and one far beyond
+cat >"$T/w.nvtxt" <<'EOF'
+RangeStartEnd, 0, 7, "Manual", 1, 1,,, "wide",
+RangeStartEnd, 0, 4294967295, "Manual", 1, 1,,, "wide",
+RangeStartEnd, 0, 3, "Manual", 1, 1,,, "wide",
+RangeStartEnd, 0, 4294967296, "Manual", 1, 1,,, "wide",
+RangeStartEnd, 0, 90000000000, "Manual", 1, 1,,, "wide",
+RangeStartEnd, 0, 1, "Manual", 1, 1,,, "wide",
+RangeStartEnd, 0, 4294967295, "Manual", 1, 1,,, "narrow",
+RangeStartEnd, 0, 2, "Manual", 1, 1,,, "narrow",
+EOF
+"$NVTXTC" stats --format=csv "$T/w.nvtxt" >"$T/w.csv" 2>"$T/err"
+is "$(cell "$T/w.csv" 1 Range):$(cell "$T/w.csv" 1 'Med (ns)'):$(cell "$T/w.csv" 1 'Max (ns)'):$(cell "$T/w.csv" 1 'Min (ns)')" \
+	"wide:2147483651.0:90000000000:1" "durations past 32 bits after short ones: Med of 1, 3, 7, 2^32-1, 2^32, 9e10"
+is "$(cell "$T/w.csv" 2 Range):$(cell "$T/w.csv" 2 'Max (ns)'):$(cell "$T/w.csv" 2 'Med (ns)')" "narrow:4294967295:2147483648.5" \
+	"2^32 - 1 is kept whole in 32 bits"
+agree "durations past 32 bits" "" "$T/w.nvtxt"
+
 # ranges across files: one row per name, push/pop pairing per file
 printf 'RangePush, 10, "Manual", 1, 1,,, "step",\nRangePop, 30, "Manual", 1, 1\nRangePush, 40, "Manual", 1, 1,,, "left open",\n' >"$T/a.nvtxt"
 printf 'RangePush, 100, "Manual", 1, 1,,, "step",\nRangePop, 160, "Manual", 1, 1\n' >"$T/b.nvtxt"

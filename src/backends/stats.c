@@ -26,8 +26,14 @@ struct group {
 	char *name;
 	size_t len;
 	uint8_t style, unit;
-	uint64_t *d; /* the durations (summaries only) */
+	/*
+	 * The durations (summaries only): 4 bytes each while every one of
+	 * the group fits in 32 bits (4.29 s in ns), else 8 (wide); made
+	 * 8 bytes each, one group at a time, by group_stats.
+	 */
+	void *d;
 	size_t n, cap;
+	bool wide;
 	/* nvtxt_stats_finish: */
 	u128 total, avg10, med10, std10, pct10;
 	uint64_t min, max;
@@ -265,14 +271,33 @@ static uint32_t group_of(struct nvtxt_stats *st, const struct nvtxt_event *ev, u
 	return (uint32_t)st->ngroups++;
 }
 
+/* The durations of g as 8 bytes each, room for cap (>= g->n) of them; they were 4. */
+static void widen(struct group *g, size_t cap)
+{
+	const uint32_t *narrow = g->d;
+	uint64_t *wide = xmalloc((cap ? cap : 1) * sizeof *wide);
+
+	for (size_t i = 0; i < g->n; i++)
+		wide[i] = narrow[i];
+	free(g->d);
+	g->d = wide;
+	g->cap = cap;
+	g->wide = true;
+}
+
 /* Appends d to the durations of group gi (an index: group_of may move the groups). */
 static void add_duration(struct nvtxt_stats *st, uint32_t gi, uint64_t d)
 {
 	struct group *g = &st->groups[gi];
 
+	if (!g->wide && d > UINT32_MAX)
+		widen(g, g->cap);
 	if (g->n == g->cap)
-		xgrow((void **)&g->d, &g->cap, g->n + 1, sizeof *g->d);
-	g->d[g->n++] = d;
+		xgrow(&g->d, &g->cap, g->n + 1, g->wide ? sizeof(uint64_t) : sizeof(uint32_t));
+	if (g->wide)
+		((uint64_t *)g->d)[g->n++] = d;
+	else
+		((uint32_t *)g->d)[g->n++] = (uint32_t)d;
 }
 
 /*
@@ -550,43 +575,52 @@ static u128 div_round(u128 num, u128 den)
 	return den ? (2 * num + den) / (2 * den) : 0;
 }
 
+/* The sums, median and deviation of g; its durations are freed (only they were 8 bytes, a group at a time). */
 static void group_stats(struct group *g)
 {
 	size_t n = g->n, k = n / 2;
 	long double mean, ss = 0, sd;
+	uint64_t *d;
 
+	if (!g->wide)
+		widen(g, n);
+	d = g->d;
 	g->total = 0;
 	g->min = UINT64_MAX;
 	g->max = 0;
 	for (size_t i = 0; i < n; i++) {
-		g->total += g->d[i];
-		if (g->d[i] < g->min)
-			g->min = g->d[i];
-		if (g->d[i] > g->max)
-			g->max = g->d[i];
+		g->total += d[i];
+		if (d[i] < g->min)
+			g->min = d[i];
+		if (d[i] > g->max)
+			g->max = d[i];
 	}
 	g->avg10 = div_round(g->total * 10, n);
-	select_kth(g->d, n, k);
+	select_kth(d, n, k);
 	if (n % 2) {
-		g->med10 = (u128)g->d[k] * 10;
+		g->med10 = (u128)d[k] * 10;
 	} else {
 		uint64_t below = 0; /* the largest of d[0..k), all <= d[k] */
 		for (size_t i = 0; i < k; i++)
-			if (g->d[i] > below)
-				below = g->d[i];
-		g->med10 = ((u128)below + g->d[k]) * 5;
+			if (d[i] > below)
+				below = d[i];
+		g->med10 = ((u128)below + d[k]) * 5;
 	}
 	g->std10 = 0;
 	if (n < 2)
-		return;
+		goto done;
 	/* the sample standard deviation, two passes (the durations are all here) */
 	mean = (long double)g->total / (long double)n;
 	for (size_t i = 0; i < n; i++) {
-		long double x = (long double)g->d[i] - mean;
+		long double x = (long double)d[i] - mean;
 		ss += x * x;
 	}
 	sd = sqrtl(ss / (long double)(n - 1));
 	g->std10 = (u128)(sd * 10.0L + 0.5L);
+done:
+	free(g->d);
+	g->d = NULL;
+	g->cap = 0;
 }
 
 static struct nvtxt_stats *collector(const struct stats_report_view *v)

@@ -13,11 +13,12 @@
  * `--timeunit`.  Where nvtxtc follows nsys and where it chooses is said in
  * nvtxtc(1), STATS.
  *
- * Memory: the summaries keep 8 bytes per closed range (its duration, for
- * the exact median), one entry per distinct (time unit, style, name), and
- * the open push ranges of each thread; nvtx_pushpop_trace keeps the open
- * push ranges and a fixed amount besides: its rows, sorted by start time,
- * go through an external merge sort (stats_sort.h) whose runs are in a
+ * Memory: the summaries keep 4 bytes per closed range (its duration, for
+ * the exact median; 8 in a group whose durations do not all fit in 32
+ * bits), one entry per distinct (time unit, style, name), and the open
+ * push ranges of each thread; nvtx_pushpop_trace keeps the open push
+ * ranges and a fixed amount besides: its rows, sorted by start time, go
+ * through an external merge sort (stats_sort.h) whose runs are in a
  * temporary file.
  */
 #ifndef NVTXT_STATS_H
