@@ -47,8 +47,9 @@ struct nvtxt_backend nvtxt_info_backend(struct nvtxt_info *info);
 json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file);
 
 /*
- * The facts for a person: sections of aligned tables.  Returns 0, or -1
- * with errno set when writing fails.
+ * The facts for a person: sections of aligned tables, made from the same
+ * columns as the JSON object (info_report.c), so both say the same.
+ * Returns 0, or -1 with errno set when writing fails.
  */
 int nvtxt_info_print(const struct nvtxt_info *info, const char *file, FILE *out);
 

@@ -1,0 +1,90 @@
+/*
+ * info_data.h - the facts nvtxtc info collects (info.c) and reports
+ * (info_report.c): private to those two files.
+ */
+#ifndef NVTXT_INFO_DATA_H
+#define NVTXT_INFO_DATA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "info.h"
+#include "util.h"
+
+typedef __int128 i128;
+
+struct thread {
+	int64_t pid, tid;
+	uint64_t events;
+	uint32_t tb_mask;
+	int64_t min[NVTXT_TB_COUNT], max[NVTXT_TB_COUNT];
+	uint32_t depth, max_depth;
+};
+
+struct range {
+	char *message;          /* NULL: no Message */
+	uint32_t file;          /* index into files[] */
+	uint32_t line, end_line;
+	int64_t pid, tid;
+	enum nvtxt_timebase tb;
+	bool ns;                /* duration in nanoseconds, else in ticks of tb */
+	i128 duration;
+	bool start_end;
+};
+
+struct named {
+	int64_t id, id2;
+	char *name;
+	bool has_parent;
+	uint32_t parent;
+};
+
+struct nvtxt_info {
+	struct nvtxt_tconv tc;
+	uint64_t by_command[NVTXT_CMD_COUNT];
+	uint64_t total;
+	struct {
+		uint64_t events;    /* times seen; the first and last are the threads' */
+	} tb[NVTXT_TB_COUNT];
+
+	struct thread *threads;
+	size_t nthreads, threads_cap;
+	struct idmap thread_index;
+
+	struct named *procs, *tnames, *cats;
+	size_t nprocs, procs_cap, ntnames, tnames_cap, ncats, cats_cap;
+	struct idmap proc_index, tname_index, cat_index;
+
+	/* the files read (nvtxt_info_file), each with its SetFileDisplayName */
+	char **files, **displays;
+	size_t nfiles, files_cap, displays_cap;
+
+	uint64_t open_count;
+	struct range open[NVTXT_INFO_TOP];
+	size_t nopen;
+	struct range top[NVTXT_INFO_TOP]; /* longest first */
+	size_t ntop;
+
+	/* distinct messages: open addressing on (hash, text) */
+	struct msg {
+		uint64_t hash;
+		char *text;
+		size_t len;
+	} *msgs;
+	size_t msgs_cap, nmsgs;
+	uint64_t no_message;        /* events without a Message */
+
+	/*
+	 * Shortcuts of the per-event path (the bench's 2 million events per
+	 * 100 MB): recently seen threads by (pid, tid), direct-mapped, so that
+	 * most events skip the index; the last category ID registered.
+	 */
+	struct thread_hint {
+		int64_t pid, tid;
+		uint32_t index_plus_1;  /* 0: empty */
+	} hint[64];
+	bool cat_seen;
+	uint32_t last_cat;
+};
+
+#endif
