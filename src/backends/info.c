@@ -156,32 +156,38 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
 	return true;
 }
 
-static void see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
+/* Twice the room in the table of distinct messages. */
+static __attribute__((noinline)) void grow_messages(struct nvtxt_info *info)
+{
+	struct msg *old = info->msgs;
+	size_t old_cap = info->msgs_cap, i;
+
+	info->msgs_cap = old_cap ? 2 * old_cap : 64;
+	info->msgs = xcalloc(info->msgs_cap, sizeof *info->msgs);
+	for (size_t j = 0; j < old_cap; j++) {
+		if (!old[j].text)
+			continue;
+		for (i = old[j].hash & (info->msgs_cap - 1); info->msgs[i].text; i = (i + 1) & (info->msgs_cap - 1))
+			;
+		info->msgs[i] = old[j];
+	}
+	free(old);
+}
+
+static inline void see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
 {
 	uint64_t h;
-	size_t i;
+	size_t i, mask;
 
 	if (!(ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))) {
 		info->no_message++;
 		return;
 	}
-	if (2 * (info->nmsgs + 1) > info->msgs_cap) {
-		struct msg *old = info->msgs;
-		size_t old_cap = info->msgs_cap;
-
-		info->msgs_cap = old_cap ? 2 * old_cap : 64;
-		info->msgs = xcalloc(info->msgs_cap, sizeof *info->msgs);
-		for (size_t j = 0; j < old_cap; j++) {
-			if (!old[j].text)
-				continue;
-			for (i = old[j].hash & (info->msgs_cap - 1); info->msgs[i].text; i = (i + 1) & (info->msgs_cap - 1))
-				;
-			info->msgs[i] = old[j];
-		}
-		free(old);
-	}
+	if (__builtin_expect(2 * (info->nmsgs + 1) > info->msgs_cap, 0))
+		grow_messages(info);
 	h = hash_bytes(ev->message.ptr, ev->message.len);
-	for (i = h & (info->msgs_cap - 1); info->msgs[i].text; i = (i + 1) & (info->msgs_cap - 1))
+	mask = info->msgs_cap - 1;
+	for (i = h & mask; info->msgs[i].text; i = (i + 1) & mask)
 		if (info->msgs[i].hash == h && info->msgs[i].len == ev->message.len &&
 		    same_bytes(info->msgs[i].text, ev->message.ptr, ev->message.len))
 			return;
@@ -244,6 +250,48 @@ static inline void see_range(struct nvtxt_info *info, const struct nvtxt_event *
 		top_insert(info, pos, ev, ns, duration, end_line, start_end);
 }
 
+/* The naming calls: few, kept off the path of the events. */
+static __attribute__((noinline)) int info_naming(struct nvtxt_info *info, const struct nvtxt_event *ev)
+{
+	switch (ev->command) {
+	case NVTXT_CMD_NAME_CATEGORY:
+		named_set(named_get(&info->cats, &info->ncats, &info->cats_cap, &info->cat_index, ev->category_id),
+			  ev->name);
+		break;
+	case NVTXT_CMD_ADD_CHILD_CATEGORY: {
+		struct named *c;
+		named_get(&info->cats, &info->ncats, &info->cats_cap, &info->cat_index, ev->parent_category_id);
+		c = named_get(&info->cats, &info->ncats, &info->cats_cap, &info->cat_index, ev->category_id);
+		c->has_parent = true;
+		c->parent = ev->parent_category_id;
+		break;
+	}
+	case NVTXT_CMD_NAME_OS_THREAD:
+		named_set(named_get2(&info->tnames, &info->ntnames, &info->tnames_cap, &info->tname_index,
+				     ev->process_id, ev->thread_id), ev->name);
+		break;
+	case NVTXT_CMD_NAME_PROCESS:
+		named_set(named_get(&info->procs, &info->nprocs, &info->procs_cap, &info->proc_index,
+				    ev->process_id), ev->name);
+		break;
+	default: /* SetFileDisplayName */
+		if (!info->nfiles)
+			nvtxt_info_file(info, NULL);
+		free(info->displays[info->nfiles - 1]);
+		info->displays[info->nfiles - 1] = xstrndup(ev->name.ptr ? ev->name.ptr : "", ev->name.len);
+		break;
+	}
+	return 0;
+}
+
+/* A category ID seen on an event: registered once (the last one is remembered). */
+static __attribute__((noinline)) void see_category(struct nvtxt_info *info, uint32_t id)
+{
+	named_get(&info->cats, &info->ncats, &info->cats_cap, &info->cat_index, id);
+	info->cat_seen = true;
+	info->last_cat = id;
+}
+
 static int info_event(void *user, const struct nvtxt_event *ev)
 {
 	struct nvtxt_info *info = user;
@@ -253,71 +301,33 @@ static int info_event(void *user, const struct nvtxt_event *ev)
 		return 0;
 	info->by_command[ev->command]++;
 	info->total++;
-	switch (ev->command) {
-	case NVTXT_CMD_NAME_CATEGORY:
-		named_set(named_get(&info->cats, &info->ncats, &info->cats_cap, &info->cat_index, ev->category_id),
-			  ev->name);
-		return 0;
-	case NVTXT_CMD_ADD_CHILD_CATEGORY: {
-		struct named *c;
-		named_get(&info->cats, &info->ncats, &info->cats_cap, &info->cat_index, ev->parent_category_id);
-		c = named_get(&info->cats, &info->ncats, &info->cats_cap, &info->cat_index, ev->category_id);
-		c->has_parent = true;
-		c->parent = ev->parent_category_id;
-		return 0;
-	}
-	case NVTXT_CMD_NAME_OS_THREAD:
-		named_set(named_get2(&info->tnames, &info->ntnames, &info->tnames_cap, &info->tname_index,
-				     ev->process_id, ev->thread_id), ev->name);
-		return 0;
-	case NVTXT_CMD_NAME_PROCESS:
-		named_set(named_get(&info->procs, &info->nprocs, &info->procs_cap, &info->proc_index,
-				    ev->process_id), ev->name);
-		return 0;
-	case NVTXT_CMD_SET_FILE_DISPLAY_NAME:
-		if (!info->nfiles)
-			nvtxt_info_file(info, NULL);
-		free(info->displays[info->nfiles - 1]);
-		info->displays[info->nfiles - 1] = xstrndup(ev->name.ptr ? ev->name.ptr : "", ev->name.len);
-		return 0;
-	default:
-		break;
-	}
+	if (ev->command > NVTXT_CMD_RANGE_START_END)
+		return info_naming(info, ev);
 	if ((unsigned)ev->timebase >= NVTXT_TB_COUNT)
 		return 0;
 	t = thread_of(info, ev);
 	t->events++;
 	if ((ev->present & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID)) &&
-	    !(info->cat_seen && info->last_cat == ev->category_id)) {
-		named_get(&info->cats, &info->ncats, &info->cats_cap, &info->cat_index, ev->category_id);
-		info->cat_seen = true;
-		info->last_cat = ev->category_id;
-	}
-	switch (ev->command) {
-	case NVTXT_CMD_RANGE_START_END:
-		see_time(info, t, ev->timebase, ev->start);
-		see_time(info, t, ev->timebase, ev->end);
-		see_message(info, ev);
-		see_range(info, ev, ev->start, ev->end, ev->loc.line, true);
-		break;
-	case NVTXT_CMD_RANGE_PUSH:
-		see_time(info, t, ev->timebase, ev->time);
-		see_message(info, ev);
-		if (++t->depth > t->max_depth)
-			t->max_depth = t->depth;
-		break;
-	case NVTXT_CMD_RANGE_POP:
+	    __builtin_expect(!(info->cat_seen && info->last_cat == ev->category_id), 0))
+		see_category(info, ev->category_id);
+	if (ev->command == NVTXT_CMD_RANGE_POP) {
 		see_time(info, t, ev->timebase, ev->time);
 		if (t->depth)
 			t->depth--;
 		if (ev->push)
 			see_range(info, ev->push, ev->push->time, ev->time, ev->loc.line, false);
-		break;
-	default: /* Marker */
-		see_time(info, t, ev->timebase, ev->time);
-		see_message(info, ev);
-		break;
+		return 0;
 	}
+	if (ev->command == NVTXT_CMD_RANGE_START_END) {
+		see_time(info, t, ev->timebase, ev->start);
+		see_time(info, t, ev->timebase, ev->end);
+		see_range(info, ev, ev->start, ev->end, ev->loc.line, true);
+	} else { /* RangePush, Marker */
+		see_time(info, t, ev->timebase, ev->time);
+		if (ev->command == NVTXT_CMD_RANGE_PUSH && ++t->depth > t->max_depth)
+			t->max_depth = t->depth;
+	}
+	see_message(info, ev);
 	return 0;
 }
 
