@@ -161,4 +161,41 @@ printf '@Marker, Time, TimeBase, ProcessId, ThreadId, Message\nMarker, 1, Qpc, 1
 "$NVTXTC" lint esc.nvtxt >out 2>err
 ok $? "trap backslash escape: the suggestion, followed, lints clean"
 is "$("$NVTXTC" --emit=nvtxt esc.nvtxt 2>&1 | tail -n 1)" "Marker, 1, \"Qpc\", 1, 2,,, 'say \"hi\"'," "trap backslash escape: the message is say \"hi\""
+# --fix streams: the text is never held in memory (a regular file is read
+# where it is, each pass writes its text to a temporary), so 100 MB with a
+# fix on the first line are fixed in 64 MiB of address space
+mem=65536
+if ! sh -c 'ulimit -v "$1" && "$2" --version' sh "$mem" "$NVTXTC" >/dev/null 2>&1; then
+	mem=unlimited # a sanitizer build reserves terabytes of address space
+	echo "# $NVTXTC does not run under ulimit -v (a sanitizer build?): no memory cap"
+fi
+awk 'BEGIN { printf "TimeBase = Qcp\nProcessId = 1\nThreadId = 2\n@Marker, Time, Message\n"
+	for (i = 1; i <= 3000000; i++) printf "Marker, %d, \"message %d\"\n", i, i }' >"$T/huge.nvtxt"
+(ulimit -v "$mem" 2>/dev/null; exec "$NVTXTC" lint --fix "$T/huge.nvtxt") >"$T/out" 2>"$T/err"
+is "$?:$(head -n 1 "$T/huge.nvtxt"):$(wc -l <"$T/huge.nvtxt" | tr -d ' ')" "0:TimeBase = Qpc:3000004" \
+	"--fix of 100 MB in 64 MiB of address space: fixed, exit 0, every line kept"
+grep -q "huge.nvtxt:1:12: fixed: replaced 'Qcp' with 'Qpc' \[invalid-timebase\]" "$T/err"
+ok $? "... and it says what it fixed"
+rm -f "$T/huge.nvtxt"
+
+# --fix - copies standard input to an unnamed temporary file in $TMPDIR:
+# while it waits for the rest of its input, one of its descriptors is there
+mkdir "$T/tmpd" && mkfifo "$T/in"
+TMPDIR=$T/tmpd "$NVTXTC" lint --fix - <"$T/in" >"$T/out" 2>"$T/err" &
+pid=$!
+exec 4>"$T/in"
+printf 'TimeBase = Qcp\nProcessId = 1\nThreadId = 2\n@Marker, Time, Message\n' >&4
+spooled=no
+for i in $(seq 1 100); do
+	if ls -l /proc/$pid/fd 2>/dev/null | grep -q "$T/tmpd/.*(deleted)"; then
+		spooled=yes
+		break
+	fi
+	sleep 0.05
+done
+printf 'Marker, 1, "a"\n' >&4
+exec 4>&-
+wait $pid
+is "$?:$spooled:$(head -n 1 "$T/out")" "0:yes:TimeBase = Qpc" "--fix - spools standard input in \$TMPDIR and prints the fixed text"
+is "$(ls -A "$T/tmpd")" "" "... and leaves nothing there"
 done_testing

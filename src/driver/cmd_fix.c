@@ -12,10 +12,18 @@
  * --fix then finds nothing to change.  A fix-it replaces the bytes of the
  * diagnostic's location (d->loc: line_offset + col - 1, len bytes) by
  * d->fixit, and nothing else.
+ *
+ * The text is never held in memory: a regular file is read where it is
+ * (and not written when it changed meanwhile), standard input or a FIFO
+ * is first copied to an unnamed temporary file in $TMPDIR (else /tmp),
+ * and each pass that fixes something writes the fixed text to a
+ * temporary of its own there, kept until the end for the report of what
+ * was fixed; memory follows the number of fixes.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "driver.h"
@@ -62,59 +70,54 @@ static int by_offset(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* The text behind locations for the report of what was fixed: lines of an in-memory text. */
-struct mem_text {
-	const char *ptr;
-	size_t len;
+/* A line with a fix-it is at most this long (reader.h: READER_LINE_MAX), its line break after it. */
+enum { FIX_LINE_MAX = 131071 + 1 };
+
+/* The text behind locations for the report of what was fixed: lines read back from a pass's temporary. */
+struct file_text {
+	int fd;
+	char *line;    /* FIX_LINE_MAX bytes */
 };
 
-static const char *mem_line(void *user, const struct nvtxt_loc *loc, size_t *len, uint32_t *first_col)
+static const char *file_line(void *user, const struct nvtxt_loc *loc, size_t *len, uint32_t *first_col)
 {
-	const struct mem_text *t = user;
-	const char *start, *nl;
+	struct file_text *t = user;
+	ssize_t n;
+	const char *nl;
 
 	*first_col = 1;
-	if (loc->line_offset > t->len)
+	do
+		n = pread(t->fd, t->line, FIX_LINE_MAX, (off_t)loc->line_offset);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
 		return NULL;
-	start = t->ptr + loc->line_offset;
-	nl = memchr(start, '\n', t->len - (size_t)loc->line_offset);
-	*len = nl ? (size_t)(nl - start) : t->len - (size_t)loc->line_offset;
-	if (*len && start[*len - 1] == '\r')
+	nl = memchr(t->line, '\n', (size_t)n);
+	*len = nl ? (size_t)(nl - t->line) : (size_t)n;
+	if (*len && t->line[*len - 1] == '\r')
 		(*len)--;
-	return start;
+	return t->line;
 }
 
-/* Reads fd to its end into b; 0, or -1 with errno set. */
-static int read_all(int fd, struct buf *b)
+/* Copies the bytes [from, to) of fd to out; 0, or -1 with errno set. */
+static int copy_range(int fd, off_t from, off_t to, FILE *out)
 {
-	for (;;) {
-		ssize_t n;
-		buf_reserve(b, 65536);
-		n = read(fd, b->ptr + b->len, 65536);
+	char buf[65536];
+
+	while (from < to) {
+		size_t want = (size_t)(to - from) < sizeof buf ? (size_t)(to - from) : sizeof buf;
+		ssize_t n = pread(fd, buf, want, from);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO; /* the temporary is ours: it cannot shrink */
 			return -1;
-		if (n == 0)
-			return 0;
-		b->len += (size_t)n;
-		b->ptr[b->len] = '\0';
+		}
+		if (fwrite(buf, 1, (size_t)n, out) != (size_t)n)
+			return -1;
+		from += n;
 	}
-}
-
-/* An unnamed temporary file holding text; its descriptor at offset 0, or -1. */
-static int temp_with(const struct buf *text)
-{
-	FILE *t = tmpfile();
-	int fd = -1;
-
-	if (t && (text->len == 0 || fwrite(text->ptr, 1, text->len, t) == text->len) && fflush(t) == 0)
-		fd = dup(fileno(t));
-	if (t)
-		fclose(t);
-	if (fd >= 0)
-		lseek(fd, 0, SEEK_SET);
-	return fd;
+	return 0;
 }
 
 /*
@@ -129,7 +132,7 @@ struct fixed {
 struct fix_log {
 	struct fixed *v;
 	size_t n, cap;
-	struct buf texts[FIX_PASSES]; /* the text before each pass that fixed something */
+	FILE *texts[FIX_PASSES]; /* the text before each pass that fixed something (temporaries) */
 	int npass;
 };
 
@@ -144,11 +147,11 @@ static int by_line(const void *a, const void *b)
 	return x->pass - y->pass;
 }
 
-/* Tells what a fix changed: a line of text, or an entry of the document. */
-static void report_fix(struct run *run, const char *display, const struct fixit *x, const struct buf *text)
+/* Tells what a fix changed, in the text it was made in: a line of text, or an entry of the document. */
+static void report_fix(struct run *run, const char *display, const struct fixit *x, FILE *text, char *line)
 {
-	struct mem_text mt = { text->ptr, text->len };
-	struct nvtxt_source src = { &mt, mem_line };
+	struct file_text ft = { fileno(text), line };
+	struct nvtxt_source src = { &ft, file_line };
 
 	if (run->report) {
 		struct nvtxt_diag d = x->d;
@@ -156,7 +159,8 @@ static void report_fix(struct run *run, const char *display, const struct fixit 
 		nvtxt_report_fixed(run->report, display, &d, &src);
 	} else {
 		struct buf was = { 0 }, now = { 0 };
-		buf_add_shown(&was, text->ptr + x->offset, x->len, 80);
+		ssize_t n = pread(ft.fd, line, x->len < FIX_LINE_MAX ? x->len : FIX_LINE_MAX, (off_t)x->offset);
+		buf_add_shown(&was, line, n > 0 ? (size_t)n : 0, 80);
 		buf_add_shown(&now, x->text, strlen(x->text), 80);
 		progress_hold();
 		fprintf(run->printer.out, "%s:%u:%u: fixed: replaced '%s' with '%s' [%s]\n", display,
@@ -171,15 +175,18 @@ static void report_fix(struct run *run, const char *display, const struct fixit 
 /* Tells the fixes of the log (when `written`), in line order, and frees it. */
 static void end_log(struct run *run, const char *display, struct fix_log *log, bool written)
 {
+	char *line = written && log->n ? xmalloc(FIX_LINE_MAX) : NULL;
+
 	if (written && log->n)
 		qsort(log->v, log->n, sizeof *log->v, by_line);
 	for (size_t i = 0; i < log->n; i++) {
 		if (written)
-			report_fix(run, display, &log->v[i].x, &log->texts[log->v[i].pass]);
+			report_fix(run, display, &log->v[i].x, log->texts[log->v[i].pass], line);
 		free(log->v[i].x.text);
 	}
+	free(line);
 	for (int i = 0; i < log->npass; i++)
-		buf_free(&log->texts[i]);
+		fclose(log->texts[i]);
 	free(log->v);
 	if (!written && log->n)
 		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_IO_ERROR, NVTXT_SEV_NOTE, display,
@@ -197,92 +204,116 @@ static void log_fix(struct fix_log *log, const struct fixit *x)
 }
 
 /*
- * One pass: checks text and applies its fix-its (the first of overlapping
- * ones) into the log; returns how many it applied.  The text is compiled
- * in memory, so a pass has no I/O to fail.
+ * Applies the fix-its found (sorted by offset; the first of overlapping
+ * ones) to the text of fd into next, and into the log; returns how many
+ * it applied, or -1 when next could not be written (errno set).
  */
-static int fix_pass(struct run *run, const char *display, struct buf *text, struct fix_log *log)
+static int apply(struct fixits *found, int fd, FILE *next, struct fix_log *log)
+{
+	struct stat st;
+	off_t at = 0;
+	int applied = 0, err = 0;
+
+	if (fstat(fd, &st) != 0)
+		err = errno;
+	for (size_t i = 0; i < found->n; i++) {
+		struct fixit *x = &found->v[i];
+		if (err || (off_t)x->offset < at || (off_t)(x->offset + x->len) > st.st_size) {
+			free(x->text); /* overlaps one applied before (or the same fix-it twice) */
+			continue;
+		}
+		if (copy_range(fd, at, (off_t)x->offset, next) != 0 || fputs(x->text, next) == EOF) {
+			err = errno;
+			free(x->text);
+			continue;
+		}
+		at = (off_t)(x->offset + x->len);
+		log_fix(log, x); /* the log owns x->text */
+		applied++;
+	}
+	if (!err && (copy_range(fd, at, st.st_size, next) != 0 || fflush(next) != 0))
+		err = errno;
+	errno = err;
+	return err ? -1 : applied;
+}
+
+/*
+ * One pass: checks the text of *text and applies its fix-its into a new
+ * temporary, which becomes *text (the one before is kept in the log, for
+ * the report).  Returns how many it applied; -1 when a temporary could
+ * not be written (reported).
+ */
+static int fix_pass(struct run *run, const char *display, FILE **text, struct fix_log *log)
 {
 	struct nvtxt_diag_config cfg = run->opt->diag;
 	struct fixits found = { 0 };
 	struct nvtxt_compile_options co = { .display_name = display, .diag_config = &cfg,
 					    .sink = { &found, collect } };
 	struct nvtxt_compile_result res;
-	struct buf out = { 0 };
-	size_t at = 0;
+	const char *dir = "/tmp";
+	FILE *next = NULL;
 	int applied = 0;
 
 	cfg.max_errors = 0; /* every fix-it, not only those shown */
-	co.fd = -1;
-	co.text = text->ptr; /* never NULL (fix_one); excerpts come from it */
-	co.text_len = text->len;
+	co.fd = fileno(*text);
+	lseek(co.fd, 0, SEEK_SET);
 	nvtxt_compile(&co, &res);
-	if (found.n)
+	if (found.n) {
 		qsort(found.v, found.n, sizeof(*found.v), by_offset);
-	for (size_t i = 0; i < found.n; i++) {
-		struct fixit *x = &found.v[i];
-		if (x->offset < at || x->offset + x->len > text->len) {
-			free(x->text); /* overlaps one applied before (or the same fix-it twice) */
-			continue;
-		}
-		buf_add(&out, text->ptr + at, x->offset - at);
-		buf_adds(&out, x->text);
-		at = x->offset + x->len;
-		log_fix(log, x); /* the log owns x->text */
-		applied++;
+		next = temp_stream(&dir);
+		applied = next ? apply(&found, co.fd, next, log) : -1;
+		if (!next)
+			for (size_t i = 0; i < found.n; i++)
+				free(found.v[i].text);
 	}
 	free(found.v);
-	if (applied) {
-		buf_add(&out, text->ptr + at, text->len - at);
+	if (applied < 0) {
+		io_error(&run->sink, NULL, "cannot write the fixed text of '%s' to a temporary file (unnamed, in '%s'): %s",
+			 display, dir, strerror(errno));
+	} else if (applied) {
 		log->texts[log->npass++] = *text; /* kept for the report */
-		*text = out;
-	} else {
-		buf_free(&out);
+		*text = next;
+		return applied;
 	}
+	if (next)
+		fclose(next);
 	return applied;
 }
 
 /* FILE '-': the fixed text on standard output, then what is left; the exit status. */
-static int fix_stdin(struct run *run, const char *path, const char *display, struct buf *text,
-		     struct fix_log *log)
+static int fix_stdin(struct run *run, const char *path, const char *display, FILE *text, struct fix_log *log)
 {
-	int fd, status = 0;
-
-	if (text->len && (fwrite(text->ptr, 1, text->len, stdout) != text->len || fflush(stdout) != 0)) {
+	if (copy_stream(text, stdout) != 0 || fflush(stdout) != 0) {
 		write_error_stdout(&run->sink, errno);
 		end_log(run, display, log, false);
 		return 2;
 	}
 	end_log(run, display, log, true);
-	fd = temp_with(text);
-	if (fd < 0) {
-		io_error(&run->sink, NULL, "cannot create a temporary file: %s", strerror(errno));
-		return 2;
-	}
-	status = compile_one(run->opt, &run->sink, &run->totals, path, fd, display, NULL, NULL, NULL);
-	close(fd);
-	return status;
+	lseek(fileno(text), 0, SEEK_SET);
+	return compile_one(run->opt, &run->sink, &run->totals, path, fileno(text), display, NULL, NULL, NULL);
 }
 
-/* Writes the fixed text over path (atomically); 0, or 2 (reported). */
-static int write_fixed(struct run *run, const char *path, const struct buf *text)
+/* Not to be fixed: a payload file (a note), or not text (the lint after says so). */
+static bool leave_alone(struct run *run, const char *display, int fd)
 {
-	struct nvtxt_output out;
+	unsigned char probe[TEXT_PROBE];
+	ssize_t n = pread(fd, probe, sizeof probe, 0);
 
-	if (output_open(&out, path) != 0) {
-		io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
-		return 2;
+	if (n >= 8 && nvtxt_payload_sniff(probe, 8)) {
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, display,
+					    "a payload file: --fix leaves it as it is");
+		return true;
 	}
-	if (fwrite(text->ptr, 1, text->len, out.file) != text->len) {
-		io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
-		output_abort(&out);
-		return 2;
-	}
-	if (output_commit(&out) != 0) {
-		io_error(&run->sink, NULL, "cannot write '%s': %s%s", path, strerror(errno), out.detail);
-		return 2;
-	}
-	return 0;
+	return n > 0 && binary_offset(probe, (size_t)n) >= 0;
+}
+
+/* True when the file on fd is no longer as *was says (another process wrote it). */
+static bool changed(int fd, const struct stat *was)
+{
+	struct stat now;
+
+	return fstat(fd, &now) != 0 || now.st_size != was->st_size || now.st_mtim.tv_sec != was->st_mtim.tv_sec ||
+	       now.st_mtim.tv_nsec != was->st_mtim.tv_nsec;
 }
 
 static int fix_one(struct run *run, const char *path)
@@ -290,10 +321,11 @@ static int fix_one(struct run *run, const char *path)
 	const struct options *opt = run->opt;
 	const char *display = input_display(opt, path);
 	struct nvtxt_report_file *entry = NULL;
-	struct buf text = { 0 };
 	struct fix_log log = { 0 };
-	bool is_stdin;
-	int fd, status = 0;
+	struct stat st;
+	FILE *text;
+	bool is_stdin, is_file = true;
+	int fd, input, status = 0;
 
 	if (run->report)
 		entry = nvtxt_report_input(run->report, display, input_unnamed(opt, path));
@@ -305,37 +337,45 @@ static int fix_one(struct run *run, const char *path)
 	fd = open_input(path, &is_stdin, &run->sink);
 	if (fd < 0)
 		return 2;
-	if (read_all(fd, &text) != 0) {
-		io_error(&run->sink, NULL, "cannot read '%s': %s", is_stdin ? "standard input" : path,
-			 strerror(errno));
+	/* a regular file is read where it is; standard input or a FIFO, from a copy */
+	if (!is_stdin && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		text = fdopen(fd, "r");
+		if (!text)
+			close(fd);
+	} else {
+		text = spool_stream(fd);
 		if (!is_stdin)
 			close(fd);
-		buf_free(&text);
+		is_file = false;
+	}
+	if (!text || fstat(fileno(text), &st) != 0) {
+		io_error(&run->sink, NULL, "cannot read '%s': %s", is_stdin ? "standard input" : path, strerror(errno));
+		if (text)
+			fclose(text);
 		return 2;
 	}
-	if (!is_stdin)
-		close(fd);
+	input = fileno(text); /* open until the end: the first pass's text, in the log */
 	if (entry)
-		entry->size = (long long)text.len;
-	if (!text.ptr)
-		buf_reserve(&text, 1);
-	if (text.len >= 8 && nvtxt_payload_sniff((const unsigned char *)text.ptr, 8))
-		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_USAGE, NVTXT_SEV_NOTE, display,
-					    "a payload file: --fix leaves it as it is");
-	else if (binary_offset((const unsigned char *)text.ptr, text.len < TEXT_PROBE ? text.len : TEXT_PROBE) >= 0)
-		; /* not a text file: left as it is, and the lint below says so */
-	else
-		for (int pass = 0; pass < FIX_PASSES && fix_pass(run, display, &text, &log) > 0; pass++)
-			;
-	if (is_stdin) {
-		status = fix_stdin(run, path, display, &text, &log);
-		buf_free(&text);
+		entry->size = (long long)st.st_size;
+	if (!leave_alone(run, display, fileno(text)))
+		for (int pass = 0, applied = 1; pass < FIX_PASSES && applied > 0; pass++) {
+			applied = fix_pass(run, display, &text, &log);
+			if (applied < 0)
+				status = 2;
+		}
+	if (status == 0 && is_stdin) {
+		status = fix_stdin(run, path, display, text, &log); /* it ends the log */
+		fclose(text);
 		return status;
 	}
-	if (log.n)
-		status = write_fixed(run, path, &text);
+	if (status == 0 && log.n && is_file && changed(input, &st)) {
+		io_error(&run->sink, NULL, "'%s' changed while --fix read it: not written (run --fix again)", path);
+		status = 2;
+	}
+	if (status == 0 && log.n)
+		status = rewrite_file(&run->sink, path, text);
 	end_log(run, display, &log, status == 0);
-	buf_free(&text);
+	fclose(text);
 	return status ? status : check_file_again(opt, &run->sink, &run->totals, path);
 }
 

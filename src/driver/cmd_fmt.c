@@ -142,24 +142,6 @@ static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *
 	return status;
 }
 
-/* Rewrites path with the text of tmp (fmt -i); 0, or 2 (reported). */
-static int rewrite(struct run *run, const char *path, FILE *tmp)
-{
-	struct nvtxt_output out;
-
-	if (output_open(&out, path) != 0 || copy_stream(tmp, out.file) != 0) {
-		io_error(&run->sink, NULL, "cannot write '%s': %s", path, strerror(errno));
-		if (out.file)
-			output_abort(&out);
-		return 2;
-	}
-	if (output_commit(&out) != 0) {
-		io_error(&run->sink, NULL, "cannot write '%s': %s%s", path, strerror(errno), out.detail);
-		return 2;
-	}
-	return 0;
-}
-
 /*
  * fmt -i of path (not standard input): false when it cannot be rewritten
  * (reported).  A FIFO or a device cannot be (and would be read and
@@ -254,7 +236,7 @@ static int fmt_input(struct run *run, const char *path)
 	if (opt->diff)
 		status = print_diff(run, fd, tmp, display);
 	if (opt->in_place)
-		status = rewrite(run, path, tmp);
+		status = rewrite_file(&run->sink, path, tmp);
 	else if (status == 0)
 		status = 1;
 done:

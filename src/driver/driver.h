@@ -353,5 +353,7 @@ FILE *temp_stream(const char **dir);
  * unnamed temporary file made by temp_stream; its fd at offset 0, or -1.
  */
 int spool_fd(int fd);
+/* The same as a stream, rewound; NULL with errno set. */
+FILE *spool_stream(int fd);
 
 #endif

@@ -322,17 +322,32 @@ FILE *temp_stream(const char **dir)
 	return f;
 }
 
-int spool_fd(int fd0)
+FILE *spool_stream(int fd0)
 {
 	const char *dir;
 	FILE *t = temp_stream(&dir);
 	FILE *in = fdopen(dup(fd0), "r");
-	int fd = -1;
+	int e;
 
-	if (t && in && copy_stream(in, t) == 0)
-		fd = dup(fileno(t));
+	if (t && in && copy_stream(in, t) == 0) {
+		fclose(in);
+		rewind(t);
+		return t;
+	}
+	e = errno;
 	if (in)
 		fclose(in);
+	if (t)
+		fclose(t);
+	errno = e;
+	return NULL;
+}
+
+int spool_fd(int fd0)
+{
+	FILE *t = spool_stream(fd0);
+	int fd = t ? dup(fileno(t)) : -1;
+
 	if (t)
 		fclose(t);
 	if (fd >= 0)

@@ -590,3 +590,20 @@ void output_abort(struct nvtxt_output *o)
 		unlink(o->tmp);
 	release(o);
 }
+
+int rewrite_file(const struct nvtxt_diag_sink *sink, const char *path, FILE *text)
+{
+	struct nvtxt_output out;
+
+	if (output_open(&out, path) != 0 || copy_stream(text, out.file) != 0) {
+		io_error(sink, NULL, "cannot write '%s': %s", path, strerror(errno));
+		if (out.file)
+			output_abort(&out);
+		return 2;
+	}
+	if (output_commit(&out) != 0) {
+		io_error(sink, NULL, "cannot write '%s': %s%s", path, strerror(errno), out.detail);
+		return 2;
+	}
+	return 0;
+}

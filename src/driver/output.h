@@ -83,4 +83,13 @@ void output_abort(struct nvtxt_output *o);
  */
 long output_stale_temporary(const char *name, size_t *target_len);
 
+struct nvtxt_diag_sink;
+/*
+ * Replaces the text of the file at path by that of `text` (from its
+ * start) through output_open and output_commit, as fmt -i and lint --fix
+ * rewrite a file.  Returns 0, or 2 with the error reported to sink
+ * ("cannot write 'PATH': REASON", and what output_commit's detail says).
+ */
+int rewrite_file(const struct nvtxt_diag_sink *sink, const char *path, FILE *text);
+
 #endif
