@@ -174,26 +174,53 @@ static __attribute__((noinline)) void grow_messages(struct nvtxt_info *info)
 	free(old);
 }
 
-static inline void see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
+/* The last 8 bytes of p[0..n) (all of them when fewer), as a number. */
+static inline uint64_t tail_of(const char *p, size_t n)
+{
+	uint64_t t = 0;
+
+	if (n >= 8)
+		memcpy(&t, p + n - 8, 8);
+	else if (n)
+		memcpy(&t, p, n);
+	return t;
+}
+
+/* The message of ev in the table of distinct messages (added when new); its text there. */
+static const char *find_message(struct nvtxt_info *info, const char *p, size_t n)
 {
 	uint64_t h;
 	size_t i, mask;
+
+	if (__builtin_expect(2 * (info->nmsgs + 1) > info->msgs_cap, 0))
+		grow_messages(info);
+	h = hash_bytes(p, n);
+	mask = info->msgs_cap - 1;
+	for (i = h & mask; info->msgs[i].text; i = (i + 1) & mask)
+		if (info->msgs[i].hash == h && info->msgs[i].len == n && same_bytes(info->msgs[i].text, p, n))
+			return info->msgs[i].text;
+	info->msgs[i] = (struct msg){ h, xstrndup(p ? p : "", n), n };
+	info->nmsgs++;
+	return info->msgs[i].text;
+}
+
+static inline void see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
+{
+	const char *p = ev->message.ptr;
+	size_t n = ev->message.len;
+	uint64_t tail;
+	struct msg_hint *hint;
 
 	if (!(ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))) {
 		info->no_message++;
 		return;
 	}
-	if (__builtin_expect(2 * (info->nmsgs + 1) > info->msgs_cap, 0))
-		grow_messages(info);
-	h = hash_bytes(ev->message.ptr, ev->message.len);
-	mask = info->msgs_cap - 1;
-	for (i = h & mask; info->msgs[i].text; i = (i + 1) & mask)
-		if (info->msgs[i].hash == h && info->msgs[i].len == ev->message.len &&
-		    same_bytes(info->msgs[i].text, ev->message.ptr, ev->message.len))
-			return;
-	info->msgs[i] = (struct msg){ h, xstrndup(ev->message.ptr ? ev->message.ptr : "", ev->message.len),
-				      ev->message.len };
-	info->nmsgs++;
+	tail = tail_of(p, n);
+	hint = &info->msg_hint[((tail ^ n) * 0x9E3779B97F4A7C15u) >> 54];
+	/* a short message is all in its tail; a longer one is compared whole */
+	if (hint->text && hint->len == n && hint->tail == tail && (n <= 8 || same_bytes(hint->text, p, n)))
+		return;
+	*hint = (struct msg_hint){ find_message(info, p, n), n, tail };
 }
 
 static char *message_copy(const struct nvtxt_event *ev)

@@ -85,6 +85,16 @@ struct nvtxt_info {
 	} hint[64];
 	bool cat_seen;
 	uint32_t last_cat;
+	/*
+	 * Messages seen lately, direct-mapped by their length and last 8
+	 * bytes: a message met again is found with one comparison, without
+	 * hashing it or probing the table.
+	 */
+	struct msg_hint {
+		const char *text;       /* the table's copy; NULL: empty */
+		size_t len;
+		uint64_t tail;
+	} msg_hint[1024];
 };
 
 #endif
