@@ -121,7 +121,6 @@ static void see_time(struct nvtxt_info *info, struct thread *t, enum nvtxt_timeb
 		t->min[tb] = v;
 	if (v > t->max[tb])
 		t->max[tb] = v;
-	t->tb_mask |= 1u << tb;
 }
 
 /* memcmp(a, b, n) == 0 by words, the last one overlapping (messages are short: a call to memcmp cost as much). */

@@ -16,10 +16,18 @@ typedef __int128 i128;
 struct thread {
 	int64_t pid, tid;
 	uint64_t events;
-	uint32_t tb_mask;
 	int64_t min[NVTXT_TB_COUNT], max[NVTXT_TB_COUNT];
 	uint32_t depth, max_depth;
 };
+
+/*
+ * Whether t has a time of time base tb: then its min or its max moved
+ * (a time below INT64_MAX lowers the min, INT64_MAX raises the max).
+ */
+static inline bool thread_saw(const struct thread *t, int tb)
+{
+	return t->min[tb] != INT64_MAX || t->max[tb] != INT64_MIN;
+}
 
 struct range {
 	char *message;          /* NULL: no Message */

@@ -77,7 +77,7 @@ static struct span span_of(const struct nvtxt_info *info, const struct thread *t
 	int only = -1, bases = 0;
 
 	for (int tb = 0; tb < NVTXT_TB_COUNT; tb++) {
-		if (!(t->tb_mask & (1u << tb)))
+		if (!thread_saw(t, tb))
 			continue;
 		bases++;
 		only = tb;
@@ -357,9 +357,9 @@ static struct rows time_base_rows(const struct nvtxt_info *info)
 		/* the time base's first and last are its threads' */
 		for (size_t i = 0; i < info->nthreads; i++) {
 			const struct thread *th = &info->threads[i];
-			if ((th->tb_mask & (1u << tb)) && th->min[tb] < r->first)
+			if (thread_saw(th, tb) && th->min[tb] < r->first)
 				r->first = th->min[tb];
-			if ((th->tb_mask & (1u << tb)) && th->max[tb] > r->last)
+			if (thread_saw(th, tb) && th->max[tb] > r->last)
 				r->last = th->max[tb];
 		}
 		r->ns = nvtxt_tconv_apply(&info->tc, (enum nvtxt_timebase)tb, r->first, &r->first_ns) == 0 &&
