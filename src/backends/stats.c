@@ -26,14 +26,9 @@ struct group {
 	char *name;
 	size_t len;
 	uint8_t style, unit;
-	/*
-	 * The durations (summaries only): 4 bytes each while every one of
-	 * the group fits in 32 bits (4.29 s in ns), else 8 (wide); made
-	 * 8 bytes each, one group at a time, by group_stats.
-	 */
-	void *d;
+	void *d;      /* the durations (summaries only): 4 bytes each, 8 once one passes 32 bits */
 	size_t n, cap;
-	bool wide;
+	bool wide;    /* 8 bytes each (group_stats makes them so, one group at a time) */
 	/* nvtxt_stats_finish: */
 	u128 total, avg10, med10, std10, pct10;
 	uint64_t min, max;
