@@ -115,6 +115,23 @@ sed -e '/"unclosed"/d' -e 's/"line":5}},$/"line":5}}/' "$T/open.json" >"$T/bad.j
 is "$?:$(head -n 1 "$T/check")" "1:chrome_check: 1 push/pop ranges in the export, expected 4" \
 	"chrome_check sees open pushes left without a range"
 
+# A start/end range of length zero is one async instant n; a longer one a b and an e; ids count both.
+printf 'RangeStartEnd, 100, 100, Manual, 1, 2, , , "zero", \nRangeStartEnd, 100, 300, Manual, 1, 2, , , "long", \n' >"$T/se.nvtxt"
+"$NVTXTC" --emit=chrome "$T/se.nvtxt" >"$T/se.json"
+grep -o '"name":"[a-z]*","ph":"[ben]","id":[0-9]*,"ts":[0-9.]*' "$T/se.json" | tr '\n' ' ' >"$T/out"
+is "$(cat "$T/out")" '"name":"zero","ph":"n","id":0,"ts":0.1 "name":"long","ph":"b","id":1,"ts":0.1 "name":"long","ph":"e","id":1,"ts":0.3 ' \
+	"start/end ranges: n for length zero, b and e otherwise"
+"$CHECK" "$T/se.nvtxt" "$T/se.json" >/dev/null
+ok $? "the export with an async instant checks"
+sed 's/"ph":"n","id":0,"ts":0.1,/"ph":"n","id":0,"ts":0.101,/' "$T/se.json" >"$T/bad.json"
+"$CHECK" "$T/se.nvtxt" "$T/bad.json" >"$T/check" 2>&1
+is "$?:$(head -n 1 "$T/check")" "1:chrome_check: start/end at line 1: start 101 ns, expected 100" \
+	"chrome_check sees an async instant 1 ns off"
+sed 's/"ph":"n"/"ph":"b"/' "$T/se.json" >"$T/bad.json"
+"$CHECK" "$T/se.nvtxt" "$T/bad.json" >"$T/check" 2>&1
+is "$?:$(head -n 1 "$T/check")" "1:chrome_check: start/end at line 1: b/e for a range of length zero (n expected)" \
+	"chrome_check sees a zero-length start/end range written as b"
+
 # A long name, then none, then a short one.
 printf 'Marker, 1, Manual, 1, 2, , , "a name longer than the first", \nMarker, 2, Manual, 1, 2, , , , \nMarker, 3, Manual, 1, 2, , , "b", \n' >"$T/names.nvtxt"
 "$NVTXTC" --emit=chrome "$T/names.nvtxt" | grep -o '"name":"[^"]*"' | tr '\n' ' ' >"$T/out"

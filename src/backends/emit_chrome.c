@@ -432,7 +432,12 @@ static int marker(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 	return nvtxt_trace_writer_event(c->w, &te);
 }
 
-/* A RangeStartEnd: an async b/e pair with the writer's next id (0, 1, ...); the e has no args. */
+/*
+ * A RangeStartEnd: an async b/e pair with the writer's next id (0, 1,
+ * ...), the e without args; one of length zero (Start and End the same
+ * nanosecond) is one async instant n instead, which the format and the
+ * viewers show as the same slice of no length on the same async track.
+ */
 static int start_end(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 {
 	struct nvtxt_trace_event te;
@@ -441,9 +446,11 @@ static int start_end(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 
 	if (convert(c, ev, ev->end, &end, NULL) != 0 || bad || c->nerrors)
 		return 0;
-	te = base(c, ev, 'b');
+	te = base(c, ev, start == end ? 'n' : 'b');
 	te.id = nvtxt_trace_writer_new_id(c->w);
 	te.ts_ns = start;
+	if (te.ph == 'n')
+		return nvtxt_trace_writer_event(c->w, &te);
 	if (nvtxt_trace_writer_event(c->w, &te) != 0)
 		return -1;
 	te.ph = 'e';

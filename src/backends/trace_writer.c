@@ -333,7 +333,7 @@ static char *tail_text(struct nvtxt_trace_writer *w, const struct nvtxt_trace_ev
 
 	p = LIT(p, ",\"ph\":\"?\"");
 	p[-2] = ev->ph;
-	if (ev->ph == 'b' || ev->ph == 'e')
+	if (ev->ph == 'b' || ev->ph == 'e' || ev->ph == 'n')
 		p = u64_text(LIT(p, ",\"id\":"), ev->id);
 	if (ev->ph != 'M')
 		p = time_text(w, LIT(p, ",\"ts\":"), ev->ts_ns, &far);

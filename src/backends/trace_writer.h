@@ -7,7 +7,8 @@
  * Source: "Trace Event Format" (Google, the Chromium catapult document):
  * the JSON object format {"traceEvents":[...],"displayTimeUnit":...,
  * "otherData":{...}}; complete events X with dur, duration events B/E,
- * instant events i, async events b/e with id, metadata events M.  The
+ * instant events i, nestable async events b/e and n with id, metadata
+ * events M.  The
  * strings are escaped by RFC 8259 section 7 (trace_writer.c).
  *
  * Use: nvtxt_trace_writer_new, then nvtxt_trace_writer_begin once,
@@ -36,8 +37,8 @@ enum {
 
 /*
  * One event.  Members are written in this order, each only where it
- * applies: "name", "cat" (when cat.ptr is not NULL), "ph", "id" (b and
- * e), "ts" (all but M), "dur" (X), "pid", "tid" (when tid >= 0), "args"
+ * applies: "name", "cat" (when cat.ptr is not NULL), "ph", "id" (b, e
+ * and n), "ts" (all but M), "dur" (X), "pid", "tid" (when tid >= 0), "args"
  * (when `args` has a bit, or the writer adds args.ns).  An M event has
  * only "name", "ph", "pid", "tid" and args.name.
  *
@@ -54,10 +55,10 @@ enum {
  * becomes U+FFFD).
  */
 struct nvtxt_trace_event {
-	char ph;                   /* 'X', 'B', 'E', 'i', 'b', 'e' or 'M' */
+	char ph;                   /* 'X', 'B', 'E', 'i', 'b', 'e', 'n' or 'M' */
 	struct nvtxt_str name;
 	struct nvtxt_str cat;      /* ptr NULL: no "cat" */
-	uint64_t id;               /* b, e */
+	uint64_t id;               /* b, e, n */
 	int64_t ts_ns;             /* all but M */
 	int64_t dur_ns;            /* X: >= 0 */
 	int64_t pid;
@@ -107,7 +108,7 @@ void nvtxt_trace_writer_set_origin(struct nvtxt_trace_writer *w, int64_t ns);
 bool nvtxt_trace_writer_origin(const struct nvtxt_trace_writer *w, int64_t *ns);
 
 /*
- * A new id for an async event pair (b/e): 0, 1, 2, ... in the order of
+ * A new id for an async event pair (b/e) or instant (n): 0, 1, 2, ... in the order of
  * the calls, so ids are unique in the writer's document whoever asks
  * (several files' back ends writing into one document included).
  */

@@ -376,31 +376,38 @@ int main(int argc, char **argv)
 			}
 			CHECK(t_end == p->t1, "%s at line %u: ends at %" PRId64 " ns, expected %" PRId64,
 			      p->unclosed ? "unclosed push" : "pop", p->unclosed ? p->line : p->pop_line, t_end, p->t1);
-		} else if (strcmp(ph, "b") == 0) {
-			json_t *end = json_array_get(events, i + 1);
+		} else if (strcmp(ph, "b") == 0 || strcmp(ph, "n") == 0) {
+			/* a start/end range: b and e, or for one of length zero an async instant n */
+			bool instant = strcmp(ph, "n") == 0;
+			json_t *end = instant ? e : json_array_get(events, i + 1);
 			r = NEXT(ise, NVTXT_CMD_RANGE_START_END);
-			CHECK(r, "event %zu: a b event more than the %zu start/end ranges", i, nse);
+			CHECK(r, "event %zu: a %s event more than the %zu start/end ranges", i, ph, nse);
 			if (!r)
 				continue;
 			CHECK(strcmp(str(e, "name"), r->message) == 0, "start/end at line %u: name", r->line);
 			CHECK(event_ns(e) == r->t0, "start/end at line %u: start %" PRId64 " ns, expected %" PRId64,
 			      r->line, event_ns(e), r->t0);
 			check_args(e, r, "start/end");
-			CHECK(end && strcmp(str(end, "ph"), "e") == 0 && num(end, "id") == num(e, "id") &&
-			      strcmp(str(end, "name"), r->message) == 0 && strcmp(str(end, "cat"), str(e, "cat")) == 0,
-			      "start/end at line %u: no matching e event after the b event", r->line);
-			CHECK(!end || !json_object_get(end, "args"), "start/end at line %u: args on the e event (the b has them)",
+			CHECK(!instant || r->t1 == r->t0, "start/end at line %u: n for a range longer than zero (b/e expected)",
 			      r->line);
+			CHECK(instant || r->t1 != r->t0, "start/end at line %u: b/e for a range of length zero (n expected)",
+			      r->line);
+			CHECK(instant || (end && strcmp(str(end, "ph"), "e") == 0 && num(end, "id") == num(e, "id") &&
+			      strcmp(str(end, "name"), r->message) == 0 && strcmp(str(end, "cat"), str(e, "cat")) == 0),
+			      "start/end at line %u: no matching e event after the b event", r->line);
+			CHECK(instant || !end || !json_object_get(end, "args"),
+			      "start/end at line %u: args on the e event (the b has them)", r->line);
 			if (end)
 				CHECK(event_ns(end) == r->t1, "start/end at line %u: end %" PRId64 " ns, expected %" PRId64,
 				      r->line, event_ns(end), r->t1);
 			/* ids are unique */
 			for (k = 0; k < i; k++) {
 				json_t *o = json_array_get(events, k);
-				if (strcmp(str(o, "ph"), "b") == 0 && num(o, "id") == num(e, "id"))
+				if ((strcmp(str(o, "ph"), "b") == 0 || strcmp(str(o, "ph"), "n") == 0) &&
+				    num(o, "id") == num(e, "id"))
 					CHECK(0, "start/end at line %u: id %" PRId64 " used twice", r->line, num(e, "id"));
 			}
-			i++; /* the e event */
+			i += !instant; /* the e event */
 		} else if (strcmp(ph, "M") == 0) {
 			const char *what = str(e, "name");
 			const char *name = str(json_object_get(e, "args"), "name");

@@ -94,7 +94,7 @@ static void observe(void *user, const struct nvtxt_trace_event *ev)
 	if (ev->cat.ptr)
 		json_object_set_new(o, "cat", str(r, ev->cat));
 	json_object_set_new(o, "ph", json_string(ph));
-	if (ev->ph == 'b' || ev->ph == 'e')
+	if (ev->ph == 'b' || ev->ph == 'e' || ev->ph == 'n')
 		json_object_set_new(o, "id", json_integer((json_int_t)ev->id));
 	if (ev->ph != 'M') {
 		__int128 off;

@@ -5,8 +5,9 @@ the same files, in the same order (nvtxtc(1), CHROME TRACE EVENTS, Several
 files): its events are the files' events one file after the other, each in
 its own export's order, with every "ts" shifted from the file's origin
 (otherData.nvtxtc_time_origin_ns) onto the merged one, exact to the
-nanosecond (decimal arithmetic, no doubles), and the async b/e ids renumbered
-so that each id belongs to one pair in the whole document.  Prints what
+nanosecond (decimal arithmetic, no doubles), and the async ids (b/e, n)
+renumbered so that each id belongs to one start/end range in the whole
+document.  Prints what
 differs and exits 1; exits 0 when all agrees."""
 import json
 import sys
@@ -43,13 +44,13 @@ def main(argv):
         if g != w:
             bad.append("event %d: %r, want %r" % (i, g, w))
             break
-    # each async id names one pair: one b and one e, the e after its b
+    # each async id names one start/end range: one b and one e, the e after its b, or one n
     seen = {}
     for e in merged["traceEvents"]:
-        if e["ph"] in ("b", "e"):
+        if e["ph"] in ("b", "e", "n"):
             seen.setdefault(e["id"], []).append(e["ph"])
     for k, v in seen.items():
-        if v != ["b", "e"]:
+        if v != ["b", "e"] and v != ["n"]:
             bad.append("async id %s is used by %s" % (k, v))
     names = [f["file"] for f in merged["otherData"].get("files", [])]
     if len(names) != len(singles):
