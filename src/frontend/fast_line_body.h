@@ -127,8 +127,8 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
  * (bit i: comma[i]):
  *
  *   - the quotes pair up in order, the first of each pair opening a
- *     string: `inside` marks each string from its opening quote up to
- *     before its closing one;
+ *     string: `inside`, the prefix XOR of the quotes, marks each string
+ *     from its opening quote up to before its closing one;
  *   - the commas outside strings separate the values (`seps`), the line
  *     break ends the last one;
  *   - the tokens are the runs of bytes that are neither spaces outside
@@ -138,21 +138,24 @@ SCAN_FN inline unsigned char *SCAN(value)(unsigned char *p, const unsigned char 
  * The line is taken when every quote starts or ends a run (so each string
  * is a run of its own, from its opening to its closing quote), every
  * byte of a run outside the strings is a digit, and each value has
- * exactly one run: then the runs are the scanner's tokens, \"{DQC}*\" or
- * an integer (the integer rule wins the tie with the bare word), and the
- * spaces around them are {BLANK}.  Fills what fast_line_parse fills but
- * name_col and name_len, and returns the byte after the line break.
- * Returns NULL for any other line (an empty value, a bare word, a sign, a
- * tab, a '\r', UTF-8, ...), which the caller then scans token by token:
- * that way decides.
+ * exactly one run: in the order of the bytes, separators (the name's ','
+ * first, the line break last) and starts of runs alternate, which the
+ * prefix XOR of both tells in one go (each separator is the odd one of
+ * its pair, each start the even one).  Then the runs are the scanner's
+ * tokens, \"{DQC}*\" or an integer (the integer rule wins the tie with the
+ * bare word), and the spaces around them are {BLANK}.  Fills what
+ * fast_line_parse fills but name_col and name_len, and returns the byte
+ * after the line break.  Returns NULL for any other line (an empty value,
+ * a bare word, a sign, a tab, a '\r', UTF-8, ...), which the caller then
+ * scans token by token: that way decides.
  */
 SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned col0,
 						  const unsigned char *end, struct line_rec *rec,
 						  struct fast_value *values)
 {
 	struct line_window w;
-	uint64_t below_eol, quotes, inside = 0, seps, token, starts, ends;
-	unsigned eol, a = 0;
+	uint64_t below_eol, quotes, inside, seps, token, starts, ends, marks;
+	unsigned eol;
 	struct fast_value *v = values;
 
 	SCAN(window)(comma, &w);
@@ -163,41 +166,32 @@ SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned
 		return NULL; /* another stop byte, or the chunk's sentinel: the line goes on past the data */
 	below_eol = (1ULL << eol) - 1;
 
-	/* the strings: close - open sets the bits from open up to before close */
+	/* the strings: the prefix XOR sets the bits from each opening quote up to before its closing one */
 	quotes = w.quote & below_eol;
-	for (uint64_t q = quotes; q;) {
-		uint64_t open = q & -q, close;
-		q &= q - 1;
-		if (!q)
-			return NULL; /* unterminated: the scanner reports it */
-		close = q & -q;
-		q &= q - 1;
-		inside |= close - open;
-	}
+	inside = SCAN(prefix_xor)(quotes);
+	if (inside & (1ULL << eol))
+		return NULL; /* unterminated: the scanner reports it */
 
-	/* the separators: the name's ',' (bit 0) and the commas outside strings */
-	seps = w.comma & below_eol & ~inside;
+	/* the separators: the name's ',' (bit 0), the commas outside strings and the line break */
+	seps = (w.comma & below_eol & ~inside) | (1ULL << eol);
 	token = (~w.space | inside) & below_eol & ~seps;
 	starts = token & ~(token << 1);
 	ends = token & ~(token >> 1);
 	if ((quotes & ~(starts | ends)) || (token & ~inside & ~quotes & ~w.digit))
 		return NULL;
-
 	/*
-	 * One run per value; the line break ends the last value.  Bit 63 is
-	 * never in a run (eol <= 63): set in starts and ends, it keeps them
-	 * from running out, and a missing run reads as one "after b".
+	 * One run per value: separators and starts alternate, a separator
+	 * first and last, so the prefix XOR of both is 1 at each separator
+	 * and 0 at each start (an empty value, or two runs in one, breaks it).
 	 */
-	seps = (seps & ~1ULL) | (1ULL << eol);
-	starts |= 1ULL << 63;
-	ends |= 1ULL << 63;
-	for (;;) {
-		unsigned b = (unsigned)__builtin_ctzll(seps);
+	marks = seps | starts;
+	if ((SCAN(prefix_xor)(marks) & marks) != seps)
+		return NULL;
+
+	do {
 		unsigned first = (unsigned)__builtin_ctzll(starts);
 		unsigned len = (unsigned)__builtin_ctzll(ends) - first + 1;
 
-		if (first <= a || first >= b)
-			return NULL; /* an empty value, or a second run in the last one */
 		v->col = (uint16_t)(col0 + first);
 		v->len = (uint16_t)len;
 		if (quotes >> first & 1) {
@@ -212,15 +206,9 @@ SCAN_FN inline unsigned char *SCAN(window_values)(unsigned char *comma, unsigned
 			v->quote = 0;
 		}
 		v++;
-		if (b == eol)
-			break;
 		starts &= starts - 1;
 		ends &= ends - 1;
-		seps &= seps - 1;
-		a = b;
-	}
-	if ((starts & (starts - 1)) != 1ULL << 63)
-		return NULL; /* a second run in the last value */
+	} while (starts);
 
 	rec->kind = LINE_CALL;
 	rec->text_len = (uint16_t)(col0 + eol);
@@ -245,18 +233,22 @@ SCAN_FN ALWAYS_INLINE char *SCAN(fast_line_parse)(char *line_start, const char *
 	size_t n = 0;
 	bool assignment;
 
-	/* <INITIAL>{ID}, then <AFTER_NAME>"=" or "," */
-	while (is_blank(*p))
-		p++;
-	if (!is(*p, K_ID_START))
-		return NULL;
+	/* <INITIAL>{ID}, then <AFTER_NAME>"=" or "," (blanks before either are rare: looked for after) */
+	if (!is(*p, K_ID_START)) {
+		while (is_blank(*p))
+			p++;
+		if (!is(*p, K_ID_START))
+			return NULL;
+	}
 	name = p;
 	p = (unsigned char *)SCAN(id_end)(p + 1);
 	rec->name_len = (uint16_t)(p - name);
-	while (is_blank(*p))
-		p++;
-	if (*p != ',' && *p != '=')
-		return NULL;
+	if (*p != ',' && *p != '=') {
+		while (is_blank(*p))
+			p++;
+		if (*p != ',' && *p != '=')
+			return NULL;
+	}
 	assignment = *p == '=';
 	rec->name_col = (uint16_t)(name - line);
 #if SCAN_WINDOW

@@ -166,7 +166,7 @@ typedef char *fast_lines_fn(char *p, struct chunk *c);
 enum fast_scan {
 	FAST_SCAN_PORTABLE,       /* plain C: byte loops and eight-byte words, no line window */
 	FAST_SCAN_SSE2,           /* 16 bytes a step (x86-64, where SSE2 is always there) */
-	FAST_SCAN_AVX2,           /* 32 bytes a step, when the processor has AVX2 (checked at run time) */
+	FAST_SCAN_AVX2,           /* 32 bytes a step, when the processor has AVX2 and PCLMULQDQ (checked at run time) */
 	FAST_SCAN_LEVELS
 };
 

@@ -114,33 +114,13 @@ bool nvtxt_command_arg_optional(enum nvtxt_command cmd, enum nvtxt_arg arg)
 /*
  * Commands and time bases are looked up once per line, so these two are a
  * switch on the length and one memcmp of a constant size, which the
- * compiler inlines; tests/unit/lang.c checks that they agree with the
+ * compiler inlines (the command's in lang_args.h, where the fast path of
+ * calls inlines it too); tests/unit/lang.c checks that they agree with the
  * name tables above for every name and every other length.
  */
 int nvtxt_command_lookup(const char *name, size_t len)
 {
-	switch (len) {
-	case 6:
-		return memcmp(name, "Marker", 6) == 0 ? NVTXT_CMD_MARKER : -1;
-	case 8:
-		return memcmp(name, "RangePop", 8) == 0 ? NVTXT_CMD_RANGE_POP : -1;
-	case 9:
-		return memcmp(name, "RangePush", 9) == 0 ? NVTXT_CMD_RANGE_PUSH : -1;
-	case 11:
-		return memcmp(name, "NameProcess", 11) == 0 ? NVTXT_CMD_NAME_PROCESS : -1;
-	case 12:
-		if (memcmp(name, "NameCategory", 12) == 0)
-			return NVTXT_CMD_NAME_CATEGORY;
-		return memcmp(name, "NameOsThread", 12) == 0 ? NVTXT_CMD_NAME_OS_THREAD : -1;
-	case 13:
-		return memcmp(name, "RangeStartEnd", 13) == 0 ? NVTXT_CMD_RANGE_START_END : -1;
-	case 16:
-		return memcmp(name, "AddChildCategory", 16) == 0 ? NVTXT_CMD_ADD_CHILD_CATEGORY : -1;
-	case 18:
-		return memcmp(name, "SetFileDisplayName", 18) == 0 ? NVTXT_CMD_SET_FILE_DISPLAY_NAME : -1;
-	default:
-		return -1;
-	}
+	return lang_command_lookup(name, len);
 }
 
 int nvtxt_arg_lookup(const char *name, size_t len)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nvtxt/ast.h"
 #include "nvtxt/checks.h"
@@ -25,6 +26,37 @@
 #else
 #define LANG_INLINE inline
 #endif
+
+/*
+ * nvtxt_command_lookup (language.h), inline: a switch on the length and
+ * one memcmp of a constant size (lang.c says more), for the fast path of
+ * calls, which looks up the command of every line.
+ */
+static LANG_INLINE int lang_command_lookup(const char *name, size_t len)
+{
+	switch (len) {
+	case 6:
+		return memcmp(name, "Marker", 6) == 0 ? NVTXT_CMD_MARKER : -1;
+	case 8:
+		return memcmp(name, "RangePop", 8) == 0 ? NVTXT_CMD_RANGE_POP : -1;
+	case 9:
+		return memcmp(name, "RangePush", 9) == 0 ? NVTXT_CMD_RANGE_PUSH : -1;
+	case 11:
+		return memcmp(name, "NameProcess", 11) == 0 ? NVTXT_CMD_NAME_PROCESS : -1;
+	case 12:
+		if (memcmp(name, "NameCategory", 12) == 0)
+			return NVTXT_CMD_NAME_CATEGORY;
+		return memcmp(name, "NameOsThread", 12) == 0 ? NVTXT_CMD_NAME_OS_THREAD : -1;
+	case 13:
+		return memcmp(name, "RangeStartEnd", 13) == 0 ? NVTXT_CMD_RANGE_START_END : -1;
+	case 16:
+		return memcmp(name, "AddChildCategory", 16) == 0 ? NVTXT_CMD_ADD_CHILD_CATEGORY : -1;
+	case 18:
+		return memcmp(name, "SetFileDisplayName", 18) == 0 ? NVTXT_CMD_SET_FILE_DISPLAY_NAME : -1;
+	default:
+		return -1;
+	}
+}
 
 /* The time bases as the argument table names them (tests/unit/argtable.c checks them against lang.c). */
 #define LANG_TIMEBASE_LIST "Qpc, Rdtsc, FileTime, Manual, Relative, ClockMonotonicRaw or CNTVCT"

@@ -31,6 +31,8 @@ struct pairing {
 	size_t count, cap;
 	struct thread *popped;   /* the thread whose top push the last pop closed */
 	size_t last;             /* threads[last] is the thread of the last event (when count > 0) */
+	/* recent threads by (pid, tid): index + 1 of a thread that hashed to the slot, or 0 */
+	uint32_t recent[64];
 	unsigned long lost_pushes; /* failed pushes on an unknown thread */
 };
 
@@ -39,15 +41,12 @@ struct pairing *pairing_new(void)
 	return try_calloc(1, sizeof(struct pairing));
 }
 
-static struct thread *thread_of(struct pairing *p, const struct nvtxt_event *ev, bool create)
+/* thread_of past its caches: the threads one by one while they are few, then the index. */
+static NOINLINE struct thread *thread_lookup(struct pairing *p, const struct nvtxt_event *ev, bool create)
 {
 	uint32_t *idx;
 	int inserted;
 
-	/* traces come in bursts on one thread: try the last one first */
-	if (p->count && p->threads[p->last].pid == ev->process_id &&
-	    p->threads[p->last].tid == ev->thread_id)
-		return &p->threads[p->last];
 	/* a few threads (most traces): looking at each costs less than hashing */
 	if (p->count <= 8) {
 		for (size_t i = 0; i < p->count; i++) {
@@ -81,6 +80,32 @@ static struct thread *thread_of(struct pairing *p, const struct nvtxt_event *ev,
 	return &p->threads[*idx];
 }
 
+/* The slot of (pid, tid) in p->recent. */
+static inline unsigned recent_slot(int64_t pid, int64_t tid)
+{
+	return (unsigned)(((uint64_t)tid * 0x9E3779B97F4A7C15ULL ^ (uint64_t)pid) >> 58);
+}
+
+static inline struct thread *thread_of(struct pairing *p, const struct nvtxt_event *ev, bool create)
+{
+	unsigned slot = recent_slot(ev->process_id, ev->thread_id);
+	uint32_t r = p->recent[slot];
+	struct thread *t;
+
+	/* traces come in bursts on a few threads: the last one, then a recent one by its slot */
+	if (p->count && p->threads[p->last].pid == ev->process_id &&
+	    p->threads[p->last].tid == ev->thread_id)
+		return &p->threads[p->last];
+	if (r && p->threads[r - 1].pid == ev->process_id && p->threads[r - 1].tid == ev->thread_id) {
+		p->last = r - 1;
+		return &p->threads[r - 1];
+	}
+	t = thread_lookup(p, ev, create);
+	if (t)
+		p->recent[slot] = (uint32_t)p->last + 1;
+	return t;
+}
+
 static void fix_message(struct thread *t, struct push_rec *r)
 {
 	if (r->ev.present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
@@ -100,8 +125,17 @@ static void push(struct pairing *p, const struct nvtxt_event *ev)
 	r = &t->recs[t->n++];
 	r->ev = *ev;
 	r->msg_off = t->strings.len;
-	if (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
-		buf_add(&t->strings, ev->message.ptr, ev->message.len);
+	if (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE)) {
+		/* buf_add without its call while the bytes fit (nothing reads a NUL after them) */
+		size_t len = ev->message.len;
+		if (t->strings.cap - t->strings.len > len) {
+			if (len) /* a NULL ptr of an empty message is no source for memcpy */
+				memcpy(t->strings.ptr + t->strings.len, ev->message.ptr, len);
+			t->strings.len += len;
+		} else {
+			buf_add(&t->strings, ev->message.ptr, len);
+		}
+	}
 	r->ev.message.ptr = NULL;
 	r->ev.push = NULL;
 	r->failed = false;

@@ -71,6 +71,19 @@ struct line_rec;
 bool sema_fast_call(struct sema *s, const struct line_rec *rec, const char *line,
 		    const struct fast_value *values, uint32_t lineno, uint64_t line_offset);
 /*
+ * sema_fast_call for a run of n line records of one chunk (the lines at
+ * bytes + recs[i].start, their values at values + recs[i].first_value),
+ * the first at line `lineno` and byte `line_offset` of the input, each
+ * next one on the next line: takes the calls one after the other while
+ * the fast path of calls takes them, and returns how many it took, with
+ * their bytes (line breaks included) in *taken_bytes.  It stops before
+ * the first record that is not a call, or that the fast path of calls
+ * does not take (that one is left to the caller, untouched).  One call
+ * for the run, so that each line costs no more than its own work.
+ */
+size_t sema_fast_calls(struct sema *s, const struct line_rec *recs, size_t n, const char *bytes,
+		       const struct fast_value *values, uint32_t lineno, uint64_t line_offset, uint64_t *taken_bytes);
+/*
  * A call whose own checks were done elsewhere (a payload file's record,
  * nvtxt-payload(5) VALIDATION, checks every value as a call's checks do):
  * runs the event passes (pairing, category, naming) and hands it to the

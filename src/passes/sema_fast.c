@@ -74,7 +74,7 @@ static uint32_t plan_listed(struct call_plan *p, enum nvtxt_command cmd, const e
  * included: the full path then reports exactly as without plans (once per
  * assignment, binding->reported).  No reports, no other side effects.
  */
-static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd)
+static struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd)
 {
 	struct call_plan *p = &s->plans.plan[cmd];
 	const struct definition *def = &s->defs[cmd];
@@ -127,6 +127,8 @@ static const struct call_plan *plan_build(struct sema *s, enum nvtxt_command cmd
 		p->direct_present |= NVTXT_BIT(p->arg[j]);
 		p->direct = direct_step(&p->step[j], (enum nvtxt_arg)p->arg[j], relative);
 	}
+	p->work = p->tmpl;
+	p->work.present = p->direct_present;
 	return p;
 }
 
@@ -185,34 +187,39 @@ static inline struct nvtxt_str fast_text(const struct fast_value *f, const char 
  * sema_plan_call for a call whose values are still the front end's
  * compact records (src/frontend/reader.h): the record `rec`, the line's
  * bytes at `line` (line `lineno`, starting at byte `line_offset` of the
- * input).  The same decisions and the same event.
+ * input).  The same decisions and the same event: NULL when the call needs
+ * the full path, else the event, which is the plan's working event (a
+ * direct plan: its listed fields and loc are all this call's) or *tmp.
  */
-static bool plan_call_compact(struct sema *s, const struct line_rec *rec, const char *line,
-			      const struct fast_value *values, uint32_t lineno, uint64_t line_offset,
-			      struct nvtxt_event *ev)
+static ALWAYS_INLINE struct nvtxt_event *plan_call_compact(struct sema *s, const struct line_rec *rec,
+							  const char *line, const struct fast_value *values,
+							  uint32_t lineno, uint64_t line_offset,
+							  struct nvtxt_event *tmp)
 {
-	int cmd = nvtxt_command_lookup(line + rec->name_col, rec->name_len);
+	int cmd = lang_command_lookup(line + rec->name_col, rec->name_len);
 	const struct nvtxt_loc name_loc = { lineno, (uint32_t)rec->name_col + 1, rec->name_len, line_offset };
-	const struct call_plan *p;
+	struct call_plan *p;
+	struct nvtxt_event *ev = tmp;
 	bool relative;
 	uint32_t present;
 
 	if (cmd < 0)
-		return false;
+		return NULL;
 	p = &s->plans.plan[cmd];
 	if (p->gen != s->plans.gen) /* out of date: built again */
 		p = plan_build(s, (enum nvtxt_command)cmd);
 	if (p->full || rec->nvalues != p->n)
-		return false;
-	*ev = p->tmpl;
-	ev->loc = name_loc;
+		return NULL;
 	if (p->direct) {
 		/*
 		 * The direct steps: each value of the kind its argument needs
-		 * is checked against its least value and stored in its field.
+		 * is checked against its least value and stored in its field
+		 * of the plan's working event, whose other fields are the
+		 * template's (the passes after set only ordinal and push).
 		 */
 		const size_t n = p->n;
 		size_t k;
+		ev = &p->work;
 		for (k = 0; k < n; k++) {
 			const struct direct_step *st = &p->step[k];
 			const struct fast_value *f = &values[p->index[k]];
@@ -221,7 +228,7 @@ static bool plan_call_compact(struct sema *s, const struct line_rec *rec, const 
 				break;
 			if (f->kind == NVTXT_V_INTEGER) {
 				if (f->integer < st->min)
-					return false;
+					return NULL;
 				memcpy((char *)ev + st->offset, &f->integer, sizeof(f->integer));
 			} else {
 				struct nvtxt_str text = fast_text(f, line);
@@ -229,12 +236,15 @@ static bool plan_call_compact(struct sema *s, const struct line_rec *rec, const 
 			}
 		}
 		if (k == n) {
-			ev->present = p->direct_present;
-			return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
+			ev->loc = name_loc;
+			if (cmd == NVTXT_CMD_RANGE_START_END && ev->start > ev->end)
+				return NULL;
+			return ev;
 		}
-		*ev = p->tmpl; /* an absent value, or one of another kind: from the start, value by value */
-		ev->loc = name_loc;
+		ev = tmp; /* an absent value, or one of another kind: value by value */
 	}
+	*ev = p->tmpl;
+	ev->loc = name_loc;
 	relative = p->relative;
 	present = p->tmpl.present;
 	for (size_t k = 0; k < p->n; k++) {
@@ -247,19 +257,39 @@ static bool plan_call_compact(struct sema *s, const struct line_rec *rec, const 
 			.text = fast_text(f, line),
 		};
 		if (!plan_value(p, (enum nvtxt_arg)p->arg[k], &made, &relative, &present, ev))
-			return false;
+			return NULL;
 	}
 	ev->present = present;
-	return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end;
+	return cmd != NVTXT_CMD_RANGE_START_END || ev->start <= ev->end ? ev : NULL;
 }
 
 bool sema_fast_call(struct sema *s, const struct line_rec *rec, const char *line,
 		    const struct fast_value *values, uint32_t lineno, uint64_t line_offset)
 {
-	struct nvtxt_event ev;
+	struct nvtxt_event tmp, *ev;
 
-	if (!s->fast || !plan_call_compact(s, rec, line, values, lineno, line_offset, &ev))
+	if (!s->fast || !(ev = plan_call_compact(s, rec, line, values, lineno, line_offset, &tmp)))
 		return false;
-	sema_call_checked(s, &ev);
+	sema_call_checked(s, ev);
 	return true;
+}
+
+size_t sema_fast_calls(struct sema *s, const struct line_rec *recs, size_t n, const char *bytes,
+		       const struct fast_value *values, uint32_t lineno, uint64_t line_offset, uint64_t *taken_bytes)
+{
+	const uint64_t first_offset = line_offset;
+	size_t i;
+
+	for (i = 0; i < n && s->fast && recs[i].kind == LINE_CALL; i++) {
+		const struct line_rec *rec = &recs[i];
+		struct nvtxt_event tmp, *ev = plan_call_compact(s, rec, bytes + rec->start, values + rec->first_value,
+								 lineno, line_offset, &tmp);
+		if (!ev)
+			break;
+		sema_call_checked_inline(s, ev);
+		lineno++;
+		line_offset += rec->len;
+	}
+	*taken_bytes = line_offset - first_offset;
+	return i;
 }

@@ -5,8 +5,9 @@
  * static arguments) and calls nothing of it: only the event passes after
  * a call (sema_events.c).  sema.c alone calls it for a call's node, when
  * sema.fast is set, and alone invalidates the plans; the front end's
- * compact calls come through sema_fast_call (sema.h), which reads the
- * same flag.  Not part of the library's interface.
+ * compact calls come through sema_fast_call and, a run of lines at a
+ * time, sema_fast_calls (sema.h), which read the same flag.  Not part of
+ * the library's interface.
  */
 #ifndef NVTXT_SEMA_FAST_H
 #define NVTXT_SEMA_FAST_H
@@ -51,6 +52,13 @@ struct call_plan {
 		uint8_t offset;           /* offsetof(struct nvtxt_event, the field) */
 	} step[NVTXT_ARG_COUNT];
 	uint32_t direct_present;          /* tmpl.present and the listed arguments' bits */
+	/*
+	 * A direct plan's working event: tmpl with direct_present, its listed
+	 * fields and loc those of the last call through the direct steps.
+	 * Each such call stores all of them, so it is the event that call
+	 * would build on a copy of tmpl, without the copy.
+	 */
+	struct nvtxt_event work;
 };
 
 /* The plans of one file's passes. */

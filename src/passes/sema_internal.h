@@ -95,5 +95,49 @@ bool sema_call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_
 
 /* sema_events.c: the passes after a call's own checks (pairing, category, naming), and the back end. */
 void sema_call_checked(struct sema *s, struct nvtxt_event *ev);
+/* The back end's event callback failed: s->io_errno from errno (EIO without one). */
+void sema_deliver_failed(struct sema *s);
+
+/*
+ * The body of sema_call_checked, here so that the fast path's loop over a
+ * run of calls (sema_fast_calls) has it without a call per line.
+ */
+static inline void sema_deliver(struct sema *s, struct nvtxt_event *ev)
+{
+	if (s->io_errno || !s->backend || !s->backend->event)
+		return;
+	if (s->backend->event(s->backend->user, ev) != 0)
+		sema_deliver_failed(s);
+}
+
+static ALWAYS_INLINE void sema_call_checked_inline(struct sema *s, struct nvtxt_event *ev)
+{
+	switch (ev->command) {
+	case NVTXT_CMD_RANGE_PUSH:
+	case NVTXT_CMD_RANGE_POP:
+		ev->ordinal = s->ordinal;
+		if (!pairing_event(s->pairing, s->diags, ev))
+			return;
+		s->ordinal++;
+		sema_deliver(s, ev);
+		if (ev->command == NVTXT_CMD_RANGE_POP)
+			pairing_commit(s->pairing);
+		return;
+	case NVTXT_CMD_NAME_CATEGORY:
+	case NVTXT_CMD_ADD_CHILD_CATEGORY:
+		if (!category_event(s->category, s->diags, ev))
+			return;
+		break;
+	case NVTXT_CMD_NAME_OS_THREAD:
+	case NVTXT_CMD_NAME_PROCESS:
+	case NVTXT_CMD_SET_FILE_DISPLAY_NAME:
+		naming_event(s->naming, s->diags, ev);
+		break;
+	default:
+		break;
+	}
+	ev->ordinal = s->ordinal++;
+	sema_deliver(s, ev);
+}
 
 #endif

@@ -271,6 +271,35 @@ static inline void take_fast(struct nvtxt_frontend *fe, const struct line_rec *r
 }
 
 /*
+ * Check mode, input that is read back for excerpts: the calls of a run of
+ * fast lines from rec on go to the passes in one call (sema_fast_calls),
+ * as take_fast would hand them on one by one (the suppression comments
+ * before the run bound to its first line, which is all diag_instruction
+ * does for the others: a run has no comment).  Returns how many it took;
+ * it stops before the first line that take_fast must take.
+ */
+static size_t take_calls(struct nvtxt_frontend *fe, const struct line_rec *rec, const struct line_rec *end,
+			 const struct chunk *c)
+{
+	struct checked *ck = fe->consume_user;
+	uint64_t bytes;
+	size_t n;
+
+	diag_instruction(ck->diags, fe->line);
+	n = sema_fast_calls(ck->sema, rec, (size_t)(end - rec), c->bytes, c->values, fe->line, fe->offset, &bytes);
+	if (n) {
+		/* take_fast's end_line() for each of them */
+		fe->offset += bytes;
+		fe->line += (uint32_t)n;
+		fe->lines += n;
+		fe->col = 1;
+		fe->line_offset = fe->offset;
+		fe->line_done = true;
+	}
+	return n;
+}
+
+/*
  * A line over READER_LINE_MAX bytes (reader.h): its head is kept for the
  * excerpt; at its end, one error, and the line is skipped as a whole
  * (none of its bytes reach flex, so memory stays bounded).
@@ -321,12 +350,24 @@ static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 			continue;
 		}
 		{
-			/* the fast lines in a row, the chunk's fields read once */
+			/*
+			 * The fast lines in a row, the chunk's fields read once;
+			 * in check mode the calls by runs (take_calls) when no
+			 * line's text needs keeping for excerpts.
+			 */
 			const struct chunk *c = fe->chunk;
 			const struct line_rec *lines = c->lines, *end = lines + c->nlines;
+			const bool runs = fe->mode == FRONTEND_CHECK && !fe->keep_line_text;
 
-			for (rec = lines + fe->next_rec; rec < end && rec->kind <= LINE_ASSIGNMENT && !fe->stop; rec++)
-				take_fast(fe, rec, c->bytes, c->values);
+			rec = lines + fe->next_rec;
+			while (rec < end && rec->kind <= LINE_ASSIGNMENT && !fe->stop) {
+				if (runs && rec->kind == LINE_CALL) {
+					rec += take_calls(fe, rec, end, c);
+					if (rec == end || rec->kind > LINE_ASSIGNMENT)
+						break;
+				}
+				take_fast(fe, rec++, c->bytes, c->values);
+			}
 			fe->next_rec = (size_t)(rec - lines);
 			if (rec == end || fe->stop)
 				continue;

@@ -15,10 +15,13 @@
 #define NVTXT_NORETURN __attribute__((noreturn))
 /* Inlined into each caller even where the compiler would not: the fast path's per-level copies. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+/* Kept out of its callers: the rare branch of a small hot function, so that the rest inlines. */
+#define NOINLINE __attribute__((noinline))
 #else
 #define NVTXT_PRINTF(f, a)
 #define NVTXT_NORETURN
 #define ALWAYS_INLINE inline
+#define NOINLINE
 #endif
 
 /*

@@ -89,6 +89,16 @@ static const char *const lines[] = {
 	"Marker, \"a,\", \",b\", \",\"\n",
 	"Marker, \"abc, 1\n",
 	"Marker, 1, \"x\"   \n",
+	/* empty values among the runs, and several strings: separators and runs must alternate */
+	"Marker, , 1\n",
+	"Marker, 1, , 2\n",
+	"Marker, 1,\n",
+	"Marker,,\n",
+	"Marker, \"a\", \"b\", \"c\", \"d\", 1, 2\n",
+	"Marker, \"a\" , \"b\",\"\",3\n",
+	/* blanks before the name and before its ',' or '=' */
+	" Marker, 1\n",
+	"\t X \t= 1\n",
 	"M, 1234567890, 22, \"0123456789a\"\n",
 	"M, 1234567890, 22, \"0123456789ab\"\n",
 	"M, 1234567890, 22, \"0123456789abc\"\n",
