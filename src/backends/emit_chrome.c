@@ -93,12 +93,15 @@ struct nvtxt_chrome {
 	struct thread_time *threads;
 	size_t nthreads, threads_cap;
 	struct idmap thread_index;  /* (pid, tid) -> index in threads */
+	/* index + 1 of a recent thread by a hash of (pid, tid), or 0: most events find theirs here */
+	uint32_t recent_thread[64];
 	struct open_push *open;
 	size_t nopen, open_cap;
 
 	struct category *cats;
 	size_t ncats, cats_cap;
 	struct idmap cat_index;     /* (id, 0) -> index in cats */
+	size_t last_cat;            /* index + 1 of the category last asked for, or 0 */
 	uint64_t generation;        /* bumped when a name or parent changes */
 
 	char *display_name;
@@ -184,12 +187,17 @@ const char *nvtxt_chrome_error(const struct nvtxt_chrome *c, size_t i, struct nv
 static struct category *category(struct nvtxt_chrome *c, uint32_t id)
 {
 	int inserted;
-	uint32_t *slot = idmap_put(&c->cat_index, id, 0, (uint32_t)c->ncats, &inserted);
+	uint32_t *slot;
 
+	/* events of one category come in a row: the last one first */
+	if (c->last_cat && c->cats[c->last_cat - 1].id == id)
+		return &c->cats[c->last_cat - 1];
+	slot = idmap_put(&c->cat_index, id, 0, (uint32_t)c->ncats, &inserted);
 	if (inserted) {
 		xgrow((void **)&c->cats, &c->cats_cap, c->ncats + 1, sizeof *c->cats);
 		c->cats[c->ncats++] = (struct category){ .id = id };
 	}
+	c->last_cat = (size_t)*slot + 1;
 	return &c->cats[*slot];
 }
 
@@ -267,14 +275,20 @@ static int64_t tid_of(const struct nvtxt_event *ev)
 /* The entry of thread (pid, tid), added (with last_ns = ns) when new. */
 static struct thread_time *thread_time(struct nvtxt_chrome *c, int64_t pid, int64_t tid, int64_t ns)
 {
+	/* a recent thread by its slot (a multiplicative hash of both ids) before the index */
+	unsigned h = (unsigned)((((uint64_t)pid * 0xC2B2AE3D27D4EB4FULL) ^ (uint64_t)tid) * 0x9E3779B97F4A7C15ULL >> 58);
+	uint32_t r = c->recent_thread[h];
 	int inserted;
-	uint32_t *slot = idmap_put(&c->thread_index, (uint64_t)pid, (uint64_t)tid, (uint32_t)c->nthreads,
-				   &inserted);
+	uint32_t *slot;
 
+	if (r && c->threads[r - 1].pid == pid && c->threads[r - 1].tid == tid)
+		return &c->threads[r - 1];
+	slot = idmap_put(&c->thread_index, (uint64_t)pid, (uint64_t)tid, (uint32_t)c->nthreads, &inserted);
 	if (inserted) {
 		xgrow((void **)&c->threads, &c->threads_cap, c->nthreads + 1, sizeof *c->threads);
 		c->threads[c->nthreads++] = (struct thread_time){ .pid = pid, .tid = tid, .last_ns = ns };
 	}
+	c->recent_thread[h] = *slot + 1;
 	return &c->threads[*slot];
 }
 

@@ -83,7 +83,7 @@ static NOINLINE struct thread *thread_lookup(struct pairing *p, const struct nvt
 /* The slot of (pid, tid) in p->recent. */
 static inline unsigned recent_slot(int64_t pid, int64_t tid)
 {
-	return (unsigned)(((uint64_t)tid * 0x9E3779B97F4A7C15ULL ^ (uint64_t)pid) >> 58);
+	return (unsigned)((((uint64_t)pid * 0xC2B2AE3D27D4EB4FULL) ^ (uint64_t)tid) * 0x9E3779B97F4A7C15ULL >> 58);
 }
 
 static inline struct thread *thread_of(struct pairing *p, const struct nvtxt_event *ev, bool create)
