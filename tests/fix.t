@@ -185,14 +185,7 @@ TMPDIR=$T/tmpd "$NVTXTC" lint --fix - <"$T/in" >"$T/out" 2>"$T/err" &
 pid=$!
 exec 4>"$T/in"
 printf 'TimeBase = Qcp\nProcessId = 1\nThreadId = 2\n@Marker, Time, Message\n' >&4
-spooled=no
-for i in $(seq 1 100); do
-	if ls -l /proc/$pid/fd 2>/dev/null | grep -q "$T/tmpd/.*(deleted)"; then
-		spooled=yes
-		break
-	fi
-	sleep 0.05
-done
+spooled=$(spooled_in $pid "$T/tmpd")
 printf 'Marker, 1, "a"\n' >&4
 exec 4>&-
 wait $pid

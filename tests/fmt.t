@@ -37,14 +37,7 @@ mkdir "$T/tmpd" && mkfifo "$T/fifo"
 TMPDIR=$T/tmpd "$NVTXTC" fmt "$T/big.nvtxt" > "$T/fifo" 2> "$T/err" &
 pid=$!
 exec 3< "$T/fifo"
-spooled=no
-for i in $(seq 1 100); do
-	if ls -l /proc/$pid/fd 2>/dev/null | grep -q "$T/tmpd/.*(deleted)"; then
-		spooled=yes
-		break
-	fi
-	sleep 0.05
-done
+spooled=$(spooled_in $pid "$T/tmpd")
 cat <&3 > "$T/out"
 exec 3<&-
 wait $pid

@@ -62,6 +62,19 @@ is() {
 	fi
 }
 
+# spooled_in PID DIR: "yes" once process PID has a descriptor open on an
+# unnamed (deleted) file in DIR, within 5 seconds; else "no"
+spooled_in() {
+	for _i in $(seq 1 100); do
+		if ls -l "/proc/$1/fd" 2>/dev/null | grep -q "$2/.*(deleted)"; then
+			echo yes
+			return
+		fi
+		sleep 0.05
+	done
+	echo no
+}
+
 # on_tty SHELL-COMMAND: runs the command with standard input a terminal (a pty of
 # util-linux's script, part of every Debian system); its exit status.
 on_tty() {
