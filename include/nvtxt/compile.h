@@ -73,6 +73,11 @@ struct nvtxt_compile_result {
 	unsigned long hidden_errors, hidden_warnings;  /* over max_errors */
 	unsigned long lines;                           /* lines read */
 	int io_errno;        /* non-zero: reading the input or a back end failed, or ENOMEM */
+	/*
+	 * How it ended (backend.h): NVTXT_OK; NVTXT_ERR_SYSTEM, with io_errno;
+	 * or the named error a back end callback returned (io_errno 0).
+	 */
+	int status;
 };
 
 /*
@@ -81,11 +86,12 @@ struct nvtxt_compile_result {
  * they are found; checked events to opt->backend, in file order.
  *
  * Returns 0 when the input has no errors, 1 when it has errors (including
- * warnings promoted by -Werror), 2 when the compilation stopped: reading
- * the input failed, a back end callback failed (res->io_errno is its
- * errno), or memory ran out (res->io_errno ENOMEM; then everything the
- * compilation allocated is freed, and the back end's finish is not
- * called).  *res is always filled.  Never exits, aborts or raises a signal,
+ * warnings promoted by -Werror), 2 when the compilation stopped
+ * (res->status is not NVTXT_OK): reading the input failed, a back end
+ * callback failed (res->status is what it returned, res->io_errno its
+ * errno for NVTXT_ERR_SYSTEM), or memory ran out (NVTXT_ERR_SYSTEM with
+ * res->io_errno ENOMEM; then everything the compilation allocated is
+ * freed, and the back end's finish is not called).  *res is always filled.  Never exits, aborts or raises a signal,
  * whatever the input.
  *
  * Thread-safety: reentrant; any number of compilations may run at once in

@@ -23,8 +23,9 @@
  *
  * Conversion errors (a time base without a known rate, a time outside
  * int64 nanoseconds) do not stop the compile: each is kept (its message
- * and location), nothing more is written, and `finish` fails with EDOM so
- * that the driver reports them all, in line order (nvtxt_chrome_error).
+ * and location), nothing more is written, and `finish` fails with the
+ * first one's status (enum nvtxt_status) so that the driver reports them
+ * all, in line order (nvtxt_chrome_error).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -107,6 +108,7 @@ struct nvtxt_chrome {
 	char *display_name;
 	struct conv_error *errors;  /* the first KEPT_ERRORS */
 	size_t nerrors;             /* all of them */
+	int first_status;           /* the first one's (enum nvtxt_status), which finish returns */
 };
 
 struct nvtxt_chrome *nvtxt_chrome_new(FILE *out, const struct nvtxt_tconv *tc)
@@ -242,17 +244,20 @@ static const char *category_path(struct nvtxt_chrome *c, uint32_t id)
 
 /* --- times ------------------------------------------------------------- */
 
-/* Keeps the conversion error of time t of ev (errno EDOM or ERANGE); returns -1. */
-static int fail_time(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t t)
+/*
+ * Keeps the conversion error of time t of ev (status: NVTXT_ERR_TIME_NO_RATE
+ * or NVTXT_ERR_TIME_RANGE, from nvtxt_tconv_apply); returns -1.
+ */
+static int fail_time(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t t, int status)
 {
-	int e = errno;
-
+	if (!c->nerrors)
+		c->first_status = status;
 	if (c->nerrors < KEPT_ERRORS) {
 		struct conv_error *ce;
 		if (!c->errors)
 			c->errors = xcalloc(KEPT_ERRORS, sizeof *c->errors);
 		ce = &c->errors[c->nerrors];
-		nvtxt_tconv_error(&c->tc, ev->timebase, t, e, ce->message, sizeof ce->message);
+		nvtxt_tconv_error(&c->tc, ev->timebase, t, status, ce->message, sizeof ce->message);
 		ce->loc = ev->loc;
 		/* a RangeStartEnd's two times of one unknown rate: one error */
 		if (c->nerrors && ce[-1].loc.line == ce->loc.line && strcmp(ce[-1].message, ce->message) == 0)
@@ -301,9 +306,10 @@ static int convert(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t
 		   struct thread_time **thread)
 {
 	struct thread_time *tt;
+	int status = nvtxt_tconv_apply(&c->tc, ev->timebase, t, ns);
 
-	if (nvtxt_tconv_apply(&c->tc, ev->timebase, t, ns) != 0)
-		return fail_time(c, ev, t);
+	if (status != NVTXT_OK)
+		return fail_time(c, ev, t, status);
 	tt = thread_time(c, pid_of(ev), tid_of(ev), *ns);
 	if (*ns > tt->last_ns)
 		tt->last_ns = *ns;
@@ -585,18 +591,16 @@ static int close_open_pushes(struct nvtxt_chrome *c)
 
 /*
  * The end: the open pushes' ranges, then ],"otherData":{...}} (not for a
- * shared writer: the merged document's owner ends it); EDOM after
- * conversion errors.
+ * shared writer: the merged document's owner ends it); after conversion
+ * errors, the first one's status (NVTXT_ERR_TIME_NO_RATE or _RANGE).
  */
 static int chrome_finish(void *user)
 {
 	struct nvtxt_chrome *c = user;
 	struct nvtxt_trace_other other = { .nfiles = 0 };
 
-	if (c->nerrors) {
-		errno = EDOM;
-		return -1;
-	}
+	if (c->nerrors)
+		return c->first_status;
 	if (c->shared)
 		return close_open_pushes(c);
 	if (nvtxt_trace_writer_begin(c->w) != 0 || close_open_pushes(c) != 0)

@@ -49,13 +49,14 @@ struct nvtxt_chrome *nvtxt_chrome_new_shared(struct nvtxt_trace_writer *w, const
 const char *nvtxt_chrome_display_name(const struct nvtxt_chrome *c);
 
 /*
- * The back end.  `event` and `finish` return -1 with errno set: the
- * write's error (EIO when the stream has its error flag without errno).
- * A time that does not convert (EDOM: a time base without a known rate;
- * ERANGE: nanoseconds outside int64) does not stop the compile: the error
- * is kept, nothing more is written, and `finish` returns -1 with errno
- * EDOM; the errors are then read with nvtxt_chrome_error.  A file that
- * stops before `finish` (an error) is not valid JSON.
+ * The back end.  `event` and `finish` return NVTXT_ERR_SYSTEM (-1) with
+ * errno set: the write's error (EIO when the stream has its error flag
+ * without errno).  A time that does not convert (NVTXT_ERR_TIME_NO_RATE:
+ * a time base without a known rate; NVTXT_ERR_TIME_RANGE: nanoseconds
+ * outside int64) does not stop the compile: the error is kept, nothing
+ * more is written, and `finish` returns the first one's status; the
+ * errors are then read with nvtxt_chrome_error.  A file that stops before
+ * `finish` (an error) is not valid JSON.
  */
 struct nvtxt_backend nvtxt_chrome_backend(struct nvtxt_chrome *c);
 

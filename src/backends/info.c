@@ -103,7 +103,7 @@ static struct thread *thread_of(struct nvtxt_info *info, const struct nvtxt_even
 	return &info->threads[*slot];
 }
 
-/* t in nanoseconds, as nvtxt_tconv_apply (0, or -1 with errno), without the call for an identity. */
+/* t in nanoseconds, as nvtxt_tconv_apply (NVTXT_OK, or why not), without the call for an identity. */
 static int to_ns(const struct nvtxt_info *info, enum nvtxt_timebase tb, int64_t t, int64_t *ns)
 {
 	if (info->tc.rule[tb].kind == NVTXT_TCONV_IDENTITY) {

@@ -297,13 +297,14 @@ static void add_duration(struct nvtxt_stats *st, uint32_t gi, uint64_t d)
 
 /*
  * The times a and b of time base tb: in nanoseconds (*unit UNIT_NS) where
- * tb converts, else ticks (*unit 1 + tb).  Returns 0, or -1 with errno
- * ERANGE and the message in st->error.
+ * tb converts, else ticks (*unit 1 + tb).  Returns NVTXT_OK, or
+ * NVTXT_ERR_TIME_RANGE with the message in st->error.
  */
 static int convert(struct nvtxt_stats *st, const struct nvtxt_event *ev, int64_t *a, int64_t *b, uint8_t *unit)
 {
 	enum nvtxt_timebase tb = ev->timebase;
 	int64_t bad;
+	int status;
 
 	*unit = UNIT_NS;
 	if (st->tc.rule[tb].kind == NVTXT_TCONV_IDENTITY)
@@ -314,18 +315,18 @@ static int convert(struct nvtxt_stats *st, const struct nvtxt_event *ev, int64_t
 		return 0;
 	}
 	bad = *a;
-	if (nvtxt_tconv_apply(&st->tc, tb, *a, a) == 0) {
+	status = nvtxt_tconv_apply(&st->tc, tb, *a, a);
+	if (status == NVTXT_OK) {
 		bad = *b;
-		if (nvtxt_tconv_apply(&st->tc, tb, *b, b) == 0)
-			return 0;
+		status = nvtxt_tconv_apply(&st->tc, tb, *b, b);
+		if (status == NVTXT_OK)
+			return NVTXT_OK;
 	}
 	if (!st->error[0]) {
-		int e = errno;
-		nvtxt_tconv_error(&st->tc, tb, bad, e, st->error, sizeof st->error);
+		nvtxt_tconv_error(&st->tc, tb, bad, status, st->error, sizeof st->error);
 		st->error_loc = ev->loc;
-		errno = e;
 	}
-	return -1;
+	return status;
 }
 
 static struct thread *thread_of(struct nvtxt_stats *st, const struct nvtxt_event *ev)
@@ -422,6 +423,7 @@ static int stats_event(void *user, const struct nvtxt_event *ev)
 	enum stats_report rep = st->view.report;
 	int64_t a, b;
 	uint8_t unit;
+	int status;
 
 	switch (ev->command) {
 	case NVTXT_CMD_RANGE_START_END:
@@ -429,8 +431,8 @@ static int stats_event(void *user, const struct nvtxt_event *ev)
 			return 0;
 		a = ev->start;
 		b = ev->end;
-		if (convert(st, ev, &a, &b, &unit) != 0)
-			return -1;
+		if ((status = convert(st, ev, &a, &b, &unit)) != NVTXT_OK)
+			return status;
 		add_duration(st, group_of(st, ev, STYLE_STARTEND, unit), (uint64_t)b - (uint64_t)a);
 		return 0;
 	case NVTXT_CMD_RANGE_PUSH:
@@ -442,8 +444,8 @@ static int stats_event(void *user, const struct nvtxt_event *ev)
 			return 0;
 		a = ev->push->time;
 		b = ev->time;
-		if (convert(st, ev, &a, &b, &unit) != 0)
-			return -1;
+		if ((status = convert(st, ev, &a, &b, &unit)) != NVTXT_OK)
+			return status;
 		if (rep == STATS_PUSHPOP_TRACE)
 			return trace_pop(st, ev, a, b, unit);
 		add_duration(st, group_of(st, ev->push, STYLE_PUSHPOP, unit), (uint64_t)b - (uint64_t)a);

@@ -66,8 +66,8 @@ void nvtxt_stats_free(struct nvtxt_stats *st);
 /*
  * The back end for the next input file, named `name` (kept for the
  * report; copied): push/pop nesting is per file and thread, so a file's
- * RangePop never closes another file's RangePush.  Its `event` returns -1
- * with errno ERANGE when a time converts outside the int64 range of
+ * RangePop never closes another file's RangePush.  Its `event` returns
+ * NVTXT_ERR_TIME_RANGE when a time converts outside the int64 range of
  * nanoseconds (nvtxt_stats_error says where); it never fails otherwise.
  */
 struct nvtxt_backend nvtxt_stats_file(struct nvtxt_stats *st, const char *name);

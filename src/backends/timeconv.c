@@ -134,15 +134,13 @@ static void floor_divmod(i128 a, i128 b, i128 *q, i128 *r)
 	}
 }
 
-/* Stores x in *ns when it fits in int64; else -1 with ERANGE. */
+/* Stores x in *ns when it fits in int64: NVTXT_OK; else NVTXT_ERR_TIME_RANGE. */
 static int fit(i128 x, int64_t *ns)
 {
-	if (x < INT64_MIN || x > INT64_MAX) {
-		errno = ERANGE;
-		return -1;
-	}
+	if (x < INT64_MIN || x > INT64_MAX)
+		return NVTXT_ERR_TIME_RANGE;
 	*ns = (int64_t)x;
-	return 0;
+	return NVTXT_OK;
 }
 
 int nvtxt_tconv_apply(const struct nvtxt_tconv *tc, enum nvtxt_timebase tb, int64_t t, int64_t *ns)
@@ -150,15 +148,13 @@ int nvtxt_tconv_apply(const struct nvtxt_tconv *tc, enum nvtxt_timebase tb, int6
 	const struct nvtxt_tconv_rule *r;
 	i128 x, q, rem, hi;
 
-	if ((unsigned)tb >= NVTXT_TB_COUNT) {
-		errno = EINVAL;
-		return -1;
-	}
+	if ((unsigned)tb >= NVTXT_TB_COUNT)
+		return NVTXT_ERR_TIME_NO_RATE;
 	r = &tc->rule[tb];
 	switch (r->kind) {
 	case NVTXT_TCONV_IDENTITY:
 		*ns = t;
-		return 0;
+		return NVTXT_OK;
 	case NVTXT_TCONV_LIN:
 		/* |t - T_A| < 2^64, times 10^9 < 2^30: below 2^94 */
 		x = ((i128)t - r->t_a) * 1000000000;
@@ -175,32 +171,27 @@ int nvtxt_tconv_apply(const struct nvtxt_tconv *tc, enum nvtxt_timebase tb, int6
 		u128 n = (u128)((i128)r->ns_b - r->ns_a), d = (u128)((i128)r->t_b - r->t_a);
 		x = (i128)t - r->t_a;
 		floor_divmod(x, (i128)d, &q, &rem);
-		if (__builtin_mul_overflow(q, (i128)n, &hi)) {
-			errno = ERANGE;
-			return -1;
-		}
+		if (__builtin_mul_overflow(q, (i128)n, &hi))
+			return NVTXT_ERR_TIME_RANGE;
 		hi += (i128)(((u128)rem * n) / d);
-		if (__builtin_add_overflow(hi, (i128)r->ns_a, &hi)) {
-			errno = ERANGE;
-			return -1;
-		}
+		if (__builtin_add_overflow(hi, (i128)r->ns_a, &hi))
+			return NVTXT_ERR_TIME_RANGE;
 		return fit(hi, ns);
 	}
 	case NVTXT_TCONV_NONE:
 		break;
 	}
-	errno = EDOM;
-	return -1;
+	return NVTXT_ERR_TIME_NO_RATE;
 }
 
-void nvtxt_tconv_error(const struct nvtxt_tconv *tc, enum nvtxt_timebase tb, int64_t t, int err_no,
+void nvtxt_tconv_error(const struct nvtxt_tconv *tc, enum nvtxt_timebase tb, int64_t t, int status,
 		       char *err, size_t errlen)
 {
 	const char *name = nvtxt_timebase_name(tb);
 
 	if (!name)
 		name = "?";
-	if (err_no == EDOM)
+	if (status == NVTXT_ERR_TIME_NO_RATE)
 		snprintf(err, errlen, "time base %s counts ticks of a clock whose rate nvtxtc does not know: "
 			 "give --time-conversion=%s:lin:NS_A,T_A,FREQ or "
 			 "--time-conversion=%s:lerp:NS_A,T_A,NS_B,T_B (see nvtxtc(1), TIME CONVERSION)",
@@ -233,31 +224,29 @@ static int convert_event(struct nvtxt_tconv_filter *f, const struct nvtxt_event 
 	if (ev->present & NVTXT_BIT(NVTXT_ARG_END))
 		times[n++] = &out->end;
 	for (int i = 0; i < n; i++) {
+		int st;
 		orig[i] = *times[i];
-		if (nvtxt_tconv_apply(f->tc, ev->timebase, orig[i], times[i]) != 0) {
-			int e = errno;
-			nvtxt_tconv_error(f->tc, ev->timebase, orig[i], e, f->error, sizeof f->error);
+		st = nvtxt_tconv_apply(f->tc, ev->timebase, orig[i], times[i]);
+		if (st != NVTXT_OK) {
+			nvtxt_tconv_error(f->tc, ev->timebase, orig[i], st, f->error, sizeof f->error);
 			f->error_loc = ev->loc;
-			errno = e;
-			return -1;
+			return st;
 		}
 	}
 	out->timebase = NVTXT_TB_MANUAL;
-	return 0;
+	return NVTXT_OK;
 }
 
 static int filter_event(void *user, const struct nvtxt_event *ev)
 {
 	struct nvtxt_tconv_filter *f = user;
 	struct nvtxt_event copy, push;
+	int st = convert_event(f, ev, &copy);
 
-	if (convert_event(f, ev, &copy) != 0)
-		return -1;
-	if (ev->push) {
-		if (convert_event(f, ev->push, &push) != 0)
-			return -1;
+	if (st == NVTXT_OK && ev->push && (st = convert_event(f, ev->push, &push)) == NVTXT_OK)
 		copy.push = &push;
-	}
+	if (st != NVTXT_OK)
+		return st;
 	return f->inner->event(f->inner->user, &copy);
 }
 
@@ -265,11 +254,13 @@ static int filter_unclosed(void *user, const struct nvtxt_event *ev)
 {
 	struct nvtxt_tconv_filter *f = user;
 	struct nvtxt_event copy;
+	int st;
 
 	if (!f->inner->unclosed_push)
 		return 0;
-	if (convert_event(f, ev, &copy) != 0)
-		return -1;
+	st = convert_event(f, ev, &copy);
+	if (st != NVTXT_OK)
+		return st;
 	return f->inner->unclosed_push(f->inner->user, &copy);
 }
 

@@ -61,19 +61,22 @@ void nvtxt_tconv_init(struct nvtxt_tconv *tc);
 int nvtxt_tconv_parse(struct nvtxt_tconv *tc, const char *spec, char *err, size_t errlen);
 
 /*
- * Converts `t`, a time of time base tb, to nanoseconds in *ns.  Returns 0;
- * -1 when tb's rule is NONE (errno EDOM); -1 when the exact result does
- * not fit in int64 (errno ERANGE).  The arithmetic is exact: 128-bit
- * integers, the quotient rounded toward minus infinity.
+ * Converts `t`, a time of time base tb, to nanoseconds in *ns.  Returns
+ * NVTXT_OK (0); NVTXT_ERR_TIME_NO_RATE when tb's rule is NONE (or tb is
+ * no time base); NVTXT_ERR_TIME_RANGE when the exact result does not fit
+ * in int64 (enum nvtxt_status, nvtxt/backend.h).  errno is left alone.
+ * The arithmetic is exact: 128-bit integers, the quotient rounded toward
+ * minus infinity.
  */
 int nvtxt_tconv_apply(const struct nvtxt_tconv *tc, enum nvtxt_timebase tb, int64_t t, int64_t *ns);
 
 /*
- * Formats why `t` of time base tb at `line` could not be converted (errno
- * of nvtxt_tconv_apply: EDOM or ERANGE) into err: the diagnostic text
- * without location, and for EDOM the option that fixes it.
+ * Formats why `t` of time base tb could not be converted (`status`, what
+ * nvtxt_tconv_apply returned: NVTXT_ERR_TIME_NO_RATE or
+ * NVTXT_ERR_TIME_RANGE) into err: the diagnostic text without location,
+ * and for NVTXT_ERR_TIME_NO_RATE the option that fixes it.
  */
-void nvtxt_tconv_error(const struct nvtxt_tconv *tc, enum nvtxt_timebase tb, int64_t t, int err_no,
+void nvtxt_tconv_error(const struct nvtxt_tconv *tc, enum nvtxt_timebase tb, int64_t t, int status,
 		       char *err, size_t errlen);
 
 /*
@@ -82,9 +85,9 @@ void nvtxt_tconv_error(const struct nvtxt_tconv *tc, enum nvtxt_timebase tb, int
  * TimeBase Manual, and passes every other event on unchanged: what
  * --emit=nvtxt and --emit=payload do under --time-conversion.  `state`
  * is the filter's storage, owned by the caller, alive while the back end
- * is used.  When a time cannot be converted, `event` returns -1 with errno
- * EDOM or ERANGE and the filter's `error` holds the message and `error_loc`
- * the event's location.
+ * is used.  When a time cannot be converted, `event` returns
+ * NVTXT_ERR_TIME_NO_RATE or NVTXT_ERR_TIME_RANGE and the filter's `error`
+ * holds the message and `error_loc` the event's location.
  */
 struct nvtxt_tconv_filter {
 	const struct nvtxt_tconv *tc;

@@ -115,7 +115,7 @@ static int lint_one(struct run *run, const char *path)
 	struct nvtxt_output out = { 0 };
 	struct nvtxt_backend be;
 	void *state = NULL;
-	struct output_ref ref = { run->out, NULL };
+	struct output_ref ref = { run->out, NULL, em && em->error };
 	int status;
 
 	if (em) {
@@ -124,7 +124,7 @@ static int lint_one(struct run *run, const char *path)
 			return 2;
 		}
 		if (to)
-			ref = (struct output_ref){ out.file, to };
+			ref = (struct output_ref){ out.file, to, em->error != NULL };
 		if (em->start(opt, ref.out, &be, &state) != 0) {
 			output_error(&run->sink, &ref, errno);
 			output_abort(&out);
@@ -191,7 +191,7 @@ static int run_chrome_merged(struct run *run, char **files, int n)
 	const struct options *opt = run->opt;
 	const char *to = opt->output && strcmp(opt->output, "-") != 0 ? opt->output : NULL;
 	struct nvtxt_output out = { 0 };
-	struct output_ref ref = { run->out, NULL };
+	struct output_ref ref = { run->out, NULL, true }; /* each file's errors: nvtxt_chrome_error */
 	struct nvtxt_trace_writer *w;
 	struct nvtxt_trace_file *tf = xcalloc((size_t)n, sizeof *tf);
 	char **names = xcalloc((size_t)n, sizeof *names);
@@ -205,7 +205,7 @@ static int run_chrome_merged(struct run *run, char **files, int n)
 		return 2;
 	}
 	if (to)
-		ref = (struct output_ref){ out.file, to };
+		ref = (struct output_ref){ out.file, to, true };
 	w = nvtxt_trace_writer_new(ref.out);
 	if (chrome_merged_origin(opt, files, n, &origin)) /* the earliest head: no file's events before it */
 		nvtxt_trace_writer_set_origin(w, origin);

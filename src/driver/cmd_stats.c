@@ -18,7 +18,8 @@ static int stats_one(struct run *run, struct nvtxt_stats *st, const char *path)
 {
 	const char *display = input_display(run->opt, path);
 	struct nvtxt_backend be = nvtxt_stats_file(st, display);
-	int status = check_file(run->opt, &run->sink, &run->totals, path, &be, NULL);
+	const struct output_ref ref = { NULL, NULL, true }; /* its errors: nvtxt_stats_error */
+	int status = check_file(run->opt, &run->sink, &run->totals, path, &be, &ref);
 	struct nvtxt_loc loc;
 	const char *msg = nvtxt_stats_error(st, &loc);
 	uint64_t open = nvtxt_stats_open_in_file(st);

@@ -148,8 +148,8 @@ struct subcommand {
  * back end (--emit=none).  `error` (may be NULL), called before `stop`
  * with i = 0, 1, ... until it returns NULL, returns the message of the
  * i-th error in the input that the back end found itself (a time that
- * does not convert: its callbacks returned -1 with errno EDOM or ERANGE),
- * in line order, and its location in *loc.
+ * does not convert: its callbacks returned NVTXT_ERR_TIME_NO_RATE or
+ * NVTXT_ERR_TIME_RANGE), in line order, and its location in *loc.
  */
 struct emitter {
 	const char *name;
@@ -279,6 +279,13 @@ int open_input(const char *path, bool *is_stdin, const struct nvtxt_diag_sink *s
 struct output_ref {
 	FILE *out;
 	const char *name; /* NULL: standard output */
+	/*
+	 * The back end tells its own errors of the input (a time it cannot
+	 * convert: struct emitter's error, nvtxt_stats_error) with their place;
+	 * else the compile's named status is reported from its message
+	 * (nvtxt_status_message).
+	 */
+	bool tells_input_errors;
 };
 /* Reports a failed write to out (errno err): its file, or standard output in write_error_stdout's words. */
 void output_error(const struct nvtxt_diag_sink *sink, const struct output_ref *out, int err);

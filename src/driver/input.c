@@ -125,7 +125,18 @@ static void shrink_report(void *user, const struct nvtxt_diag *d, const struct n
 		w->next->report(w->next->user, d, src);
 }
 
-/* What a compile found, added to the totals and reported; its I/O error too. */
+/* A named status of a back end (enum nvtxt_status) as an error of the input, in its words. */
+static void report_status(const struct nvtxt_diag_sink *sink, struct totals *totals, const char *display,
+			  int status)
+{
+	nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_TIME_CONVERSION, NVTXT_SEV_ERROR, display, "%s",
+				    nvtxt_status_message(status));
+	totals->errors++;
+	if (is_report_sink(sink))
+		nvtxt_report_file(sink->user, display)->errors++;
+}
+
+/* What a compile found, added to the totals and reported; its I/O error or named status too. */
 static void account(const struct options *opt, const struct nvtxt_diag_sink *sink,
 		    struct totals *totals, const char *path, const char *display,
 		    const struct output_ref *out, const struct nvtxt_compile_result *res)
@@ -140,13 +151,15 @@ static void account(const struct options *opt, const struct nvtxt_diag_sink *sin
 		f->hidden_errors += res->hidden_errors;
 		f->hidden_warnings += res->hidden_warnings;
 	}
-	/* EDOM, ERANGE: a time the back end could not convert, which it reports (struct emitter) */
-	if (res->io_errno == EDOM || res->io_errno == ERANGE)
-		;
-	else if (res->io_errno && out && out->out && ferror(out->out))
+	if (res->status == NVTXT_OK)
+		return;
+	if (res->status == NVTXT_ERR_SYSTEM && out && out->out && ferror(out->out))
 		output_error(sink, out, res->io_errno);
-	else if (res->io_errno)
+	else if (res->status == NVTXT_ERR_SYSTEM)
 		io_error(sink, NULL, "cannot read '%s': %s", path, strerror(res->io_errno));
+	else if (!(out && out->tells_input_errors))
+		/* a time the back end could not convert, which it did not tell itself: an error of the input */
+		report_status(sink, totals, display, res->status);
 }
 
 void output_error(const struct nvtxt_diag_sink *sink, const struct output_ref *out, int err)

@@ -269,8 +269,8 @@ int pairing_finish(struct pairing *p, struct nvtxt_diags *d, const struct nvtxt_
 				"RangePush is never popped: thread %lld of process %lld ends with it open",
 				(long long)r->ev.thread_id, (long long)r->ev.process_id);
 		diag_end(d, dg);
-		if (rc == 0 && be && be->unclosed_push && be->unclosed_push(be->user, &r->ev) != 0)
-			rc = -1;
+		if (rc == 0 && be && be->unclosed_push)
+			rc = be->unclosed_push(be->user, &r->ev);
 	}
 	tmp_free(open);
 	return rc;

@@ -124,16 +124,21 @@ void sema_instruction(struct sema *s, const struct nvtxt_instr *in)
 
 void sema_finish(struct sema *s)
 {
-	if (pairing_finish(s->pairing, s->diags, s->io_errno ? NULL : s->backend) != 0 && !s->io_errno)
-		s->io_errno = errno ? errno : EIO;
-	if (!s->io_errno && s->backend && s->backend->finish &&
-	    s->backend->finish(s->backend->user) != 0)
-		s->io_errno = errno ? errno : EIO;
+	int rc = pairing_finish(s->pairing, s->diags, s->status ? NULL : s->backend);
+
+	if (rc != NVTXT_OK && !s->status)
+		sema_backend_failed(s, rc);
+	if (s->status || !s->backend || !s->backend->finish)
+		return;
+	rc = s->backend->finish(s->backend->user);
+	if (rc != NVTXT_OK)
+		sema_backend_failed(s, rc);
 }
 
-int sema_io_errno(const struct sema *s)
+int sema_status(const struct sema *s, int *io_errno)
 {
-	return s->io_errno;
+	*io_errno = s->io_errno;
+	return s->status;
 }
 
 void sema_free(struct sema *s)

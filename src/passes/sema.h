@@ -41,8 +41,12 @@ struct sema *sema_new(struct nvtxt_diags *diags, const struct nvtxt_backend *bac
 void sema_instruction(struct sema *s, const struct nvtxt_instr *in);
 /* End of file: file-level checks, then the back end's finish. */
 void sema_finish(struct sema *s);
-/* Non-zero when the back end failed (its errno). */
-int sema_io_errno(const struct sema *s);
+/*
+ * NVTXT_OK, or what a back end callback returned when it failed (enum
+ * nvtxt_status: NVTXT_ERR_SYSTEM for any value it does not name), with
+ * its errno in *io_errno (0 for a named error of the input).
+ */
+int sema_status(const struct sema *s, int *io_errno);
 /*
  * The fast path of command calls, on by default after sema_new.  When on,
  * a call that is certainly valid (a known, good definition; the right
@@ -118,7 +122,8 @@ void pairing_commit(struct pairing *p);
 /*
  * End of file: warns [-Wunclosed-range] about every push still open, in
  * file order, and hands each to be->unclosed_push (when be and the
- * callback are set).  Returns -1 if the back end failed, else 0.
+ * callback are set).  Returns what the back end returned when it failed
+ * (enum nvtxt_status), else 0.
  */
 int pairing_finish(struct pairing *p, struct nvtxt_diags *d, const struct nvtxt_backend *be);
 void pairing_free(struct pairing *p);

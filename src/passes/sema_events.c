@@ -11,14 +11,20 @@
 
 #include "sema_internal.h"
 
+void sema_backend_failed(struct sema *s, int rc)
+{
+	if (rc == NVTXT_ERR_TIME_NO_RATE || rc == NVTXT_ERR_TIME_RANGE) {
+		s->status = rc;
+		return;
+	}
+	s->status = NVTXT_ERR_SYSTEM;
+	s->io_errno = errno ? errno : EIO;
+}
+
+/* The passes after a call's own checks, and the back end. */
 void sema_call_checked(struct sema *s, struct nvtxt_event *ev)
 {
 	sema_call_checked_inline(s, ev);
-}
-
-void sema_deliver_failed(struct sema *s)
-{
-	s->io_errno = errno ? errno : EIO;
 }
 
 void sema_event(struct sema *s, struct nvtxt_event *ev)

@@ -32,10 +32,14 @@ struct definition {
 	struct nvtxt_loc loc;         /* the command name in the @ line */
 };
 
+/* The back end returned rc (not NVTXT_OK): keeps its status (and errno), which stops the calls. */
+void sema_backend_failed(struct sema *s, int rc);
+
 struct sema {
 	struct nvtxt_diags *diags;
 	const struct nvtxt_backend *backend;
-	int io_errno;
+	int status;                       /* the back end's failure (enum nvtxt_status): no more calls */
+	int io_errno;                     /* its errno, for NVTXT_ERR_SYSTEM */
 	uint64_t ordinal;
 
 	bool fast;                        /* the fast path of calls (sema_set_fast_path): sema.c's choice */
@@ -95,8 +99,6 @@ bool sema_call_event(struct sema *s, const struct nvtxt_instr *in, struct nvtxt_
 
 /* sema_events.c: the passes after a call's own checks (pairing, category, naming), and the back end. */
 void sema_call_checked(struct sema *s, struct nvtxt_event *ev);
-/* The back end's event callback failed: s->io_errno from errno (EIO without one). */
-void sema_deliver_failed(struct sema *s);
 
 /*
  * The body of sema_call_checked, here so that the fast path's loop over a
@@ -104,10 +106,13 @@ void sema_deliver_failed(struct sema *s);
  */
 static inline void sema_deliver(struct sema *s, struct nvtxt_event *ev)
 {
-	if (s->io_errno || !s->backend || !s->backend->event)
+	int rc;
+
+	if (s->status || !s->backend || !s->backend->event)
 		return;
-	if (s->backend->event(s->backend->user, ev) != 0)
-		sema_deliver_failed(s);
+	rc = s->backend->event(s->backend->user, ev);
+	if (rc != NVTXT_OK)
+		sema_backend_failed(s, rc);
 }
 
 static ALWAYS_INLINE void sema_call_checked_inline(struct sema *s, struct nvtxt_event *ev)

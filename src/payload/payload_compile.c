@@ -36,14 +36,16 @@ static int to_passes(void *user, const struct nvtxt_event *in)
 {
 	struct payload_run *run = user;
 	struct nvtxt_event ev = *in;
+	int e;
 
 	ev.loc.line = in->ordinal < UINT32_MAX ? (uint32_t)in->ordinal + 1 : UINT32_MAX;
 	ev.loc.col = 1;
 	ev.loc.len = 0;
 	ev.loc.line_offset = 0;
 	sema_event(run->sema, &ev);
-	if (sema_io_errno(run->sema)) {
-		errno = sema_io_errno(run->sema);
+	if (sema_status(run->sema, &e) != NVTXT_OK) {
+		/* the back end's failure stops the reader; its status is taken from the passes after */
+		errno = e ? e : EIO;
 		return -1;
 	}
 	return 0;
@@ -94,7 +96,7 @@ int nvtxt_payload_compile(struct nvtxt_payload_reader *r, const struct nvtxt_com
 	nvtxt_diags_init(&run.diags, opt->diag_config, opt->sink, opt->display_name);
 	failure = run_guarded(&run);
 	if (run.sema) {
-		res->io_errno = sema_io_errno(run.sema);
+		res->status = sema_status(run.sema, &res->io_errno);
 		sema_free(run.sema);
 	}
 	tmp_free(run.diags.supp.supp);
@@ -105,9 +107,10 @@ int nvtxt_payload_compile(struct nvtxt_payload_reader *r, const struct nvtxt_com
 	rc = run.rc;
 	if (failure) {
 		res->io_errno = failure;
+		res->status = NVTXT_ERR_SYSTEM;
 		rc = 0;
 	}
-	if (rc == NVTXT_PAYLOAD_EIO && res->io_errno)
+	if (rc == NVTXT_PAYLOAD_EIO && res->status != NVTXT_OK)
 		rc = 0; /* the back end's failure: in res, as nvtxt_compile reports it */
 	res->errors = run.diags.errors;
 	res->warnings = run.diags.warnings;
@@ -115,5 +118,5 @@ int nvtxt_payload_compile(struct nvtxt_payload_reader *r, const struct nvtxt_com
 	res->hidden_warnings = run.diags.hidden_warnings;
 	if (rc)
 		return rc;
-	return res->io_errno ? 2 : run.diags.errors ? 1 : 0;
+	return res->status != NVTXT_OK ? 2 : run.diags.errors ? 1 : 0;
 }

@@ -495,8 +495,7 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 		nvtxt_yypstate_delete(c.ps);
 	reader_free(fe->reader);
 	if (c.sema) {
-		if (sema_io_errno(c.sema))
-			res->io_errno = sema_io_errno(c.sema);
+		res->status = sema_status(c.sema, &res->io_errno);
 		sema_free(c.sema);
 	}
 	tmp_free(c.diags.supp.supp);
@@ -517,11 +516,13 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 		res->io_errno = fe->io_errno;
 	if (failure)
 		res->io_errno = failure;
+	if (fe->io_errno || failure)
+		res->status = NVTXT_ERR_SYSTEM;
 	res->errors = c.diags.errors;
 	res->warnings = c.diags.warnings;
 	res->hidden_errors = c.diags.hidden_errors;
 	res->hidden_warnings = c.diags.hidden_warnings;
 	res->lines = fe->lines;
-	status = res->io_errno ? 2 : c.diags.errors ? 1 : 0;
+	status = res->status != NVTXT_OK ? 2 : c.diags.errors ? 1 : 0;
 	return status;
 }

@@ -724,6 +724,72 @@ static void test_many_lines(void)
 	buf_free(&text);
 }
 
+/* ---- a back end's status (enum nvtxt_status) ---- */
+
+struct failing {
+	int rc;      /* what the n-th event returns */
+	int err;     /* errno set before it */
+	int n, seen; /* events before it, events seen */
+	int finishes;
+};
+
+static int failing_event(void *user, const struct nvtxt_event *ev)
+{
+	struct failing *f = user;
+
+	(void)ev;
+	if (f->seen++ < f->n)
+		return NVTXT_OK;
+	errno = f->err;
+	return f->rc;
+}
+
+static int failing_finish(void *user)
+{
+	((struct failing *)user)->finishes++;
+	return NVTXT_OK;
+}
+
+/* The compile stops at the back end's status, which res->status carries (io_errno only for the system's). */
+static void test_backend_status(void)
+{
+	static const struct {
+		int rc, err, want_status, want_errno;
+		const char *what;
+	} cases[] = {
+		{ NVTXT_ERR_TIME_NO_RATE, 0, NVTXT_ERR_TIME_NO_RATE, 0, "a time without a known rate" },
+		{ NVTXT_ERR_TIME_RANGE, EDOM, NVTXT_ERR_TIME_RANGE, 0, "a time out of range (errno left aside)" },
+		{ NVTXT_ERR_SYSTEM, ENOSPC, NVTXT_ERR_SYSTEM, ENOSPC, "a write error: its errno" },
+		{ -1, 0, NVTXT_ERR_SYSTEM, EIO, "-1 without errno: EIO" },
+		{ 7, EPIPE, NVTXT_ERR_SYSTEM, EPIPE, "a value that is no status: the system's, with errno" },
+	};
+	const char text[] = "Marker, 1, Manual, 1, 2,,,,\nMarker, 2, Manual, 1, 2,,,,\nMarker, 3, Manual, 1, 2,,,,\n";
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct failing f = { .rc = cases[i].rc, .err = cases[i].err, .n = 1 };
+		struct nvtxt_backend be = { &f, failing_event, NULL, failing_finish };
+		struct nvtxt_diag_config cfg;
+		struct nvtxt_compile_options opt = { .display_name = "s.nvtxt", .text = text,
+						     .text_len = sizeof text - 1, .diag_config = &cfg,
+						     .backend = &be };
+		struct nvtxt_compile_result res;
+		int st;
+
+		nvtxt_diag_config_init(&cfg);
+		st = nvtxt_compile(&opt, &res);
+		tap_ok(st == 2 && res.status == cases[i].want_status && res.io_errno == cases[i].want_errno &&
+		       f.seen == 2 && f.finishes == 0 && res.errors == 0,
+		       "back end status: %s: exit 2, status %d, io_errno %d, no event after it, no finish "
+		       "(got %d, %d, %d, %d events, %d finishes)", cases[i].what, cases[i].want_status,
+		       cases[i].want_errno, st, res.status, res.io_errno, f.seen, f.finishes);
+	}
+	tap_ok(strcmp(nvtxt_status_message(NVTXT_ERR_TIME_NO_RATE), nvtxt_status_message(NVTXT_ERR_TIME_RANGE)) != 0 &&
+	       strstr(nvtxt_status_message(NVTXT_ERR_TIME_NO_RATE), "rate") &&
+	       strstr(nvtxt_status_message(NVTXT_ERR_TIME_RANGE), "int64") &&
+	       strcmp(nvtxt_status_message(42), "unknown status") == 0,
+	       "nvtxt_status_message: a message of its own for each status, \"unknown status\" for another value");
+}
+
 int main(void)
 {
 	test_ranges();
@@ -731,5 +797,6 @@ int main(void)
 	test_one_error_per_line();
 	test_edges();
 	test_many_lines();
+	test_backend_status();
 	return tap_done();
 }
