@@ -73,6 +73,15 @@ def find_cycle(graph):
     return None
 
 
+def arrow(graph, allowed, faults, d, to, where, what):
+    """Adds the arrow d -> to (found at `where`, through `what`) to graph; a fault when the table forbids it."""
+    if to == d:
+        return
+    graph[d].add(to)
+    if to not in allowed[d]:
+        faults.append(f"{where}: {d} -> {to} ({what}), which the table does not allow")
+
+
 def objects(root, objdir, allowed):
     """(folder, object path) of each object in objdir whose source is in a folder of the table."""
     out = []
@@ -107,12 +116,8 @@ def link_faults(root, objdir, allowed):
                 defined.setdefault(f[0], d)
     faults, graph = [], {d: set() for d in allowed}
     for d, obj, sym in used:
-        to = defined.get(sym)
-        if not to or to == d:
-            continue
-        graph[d].add(to)
-        if to not in allowed[d]:
-            faults.append(f"{os.path.relpath(obj, objdir)}: {d} -> {to} ({sym}), which the table does not allow")
+        if sym in defined:
+            arrow(graph, allowed, faults, d, defined[sym], os.path.relpath(obj, objdir), sym)
     cycle = find_cycle(graph)
     if cycle:
         faults.append("the calls make a cycle: " + " -> ".join(cycle))
@@ -163,11 +168,7 @@ def main():
                 else:
                     faults.append(f"{d}/{name}:{i}: {h} is in no folder of the table")
                     continue
-                if to == d:
-                    continue
-                graph[d].add(to)
-                if to not in allowed[d]:
-                    faults.append(f"{d}/{name}:{i}: {d} -> {to} ({h}), which the table does not allow")
+                arrow(graph, allowed, faults, d, to, f"{d}/{name}:{i}", h)
     cycle = find_cycle(allowed)
     if cycle:
         faults.append("the table has a cycle: " + " -> ".join(cycle))
