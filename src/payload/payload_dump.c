@@ -218,9 +218,10 @@ static void dump_time_domain(FILE *out, const struct pr_time_domain *td)
 	fprintf(out, "time domain %" PRIu64 " at %" PRIu64 ": TimeBase %s, "
 		"timestampTypeId %" PRIu64 " (%s), scopeId %" PRIu64 ", timerFlags 0x%"
 		PRIx64 ", timerResolution %" PRId64 ", timerStart %" PRIu64 "\n",
-		td->id, td->off, nvtxt_timebase_name((enum nvtxt_timebase)td->tb), pl_get64(p + 8),
-		ts_name(pl_get64(p + 8)), pl_get64(p), pl_get64(p + 24),
-		(int64_t)pl_get64(p + 32), pl_get64(p + 40));
+		td->id, td->off, nvtxt_timebase_name((enum nvtxt_timebase)td->tb), pl_get64(p + PL_TD_TIMESTAMP_TYPE),
+		ts_name(pl_get64(p + PL_TD_TIMESTAMP_TYPE)), pl_get64(p + PL_TD_SCOPE),
+		pl_get64(p + PL_TD_TIMER_FLAGS), (int64_t)pl_get64(p + PL_TD_RESOLUTION),
+		pl_get64(p + PL_TD_TIMER_START));
 }
 
 static void dump_schema(FILE *out, const struct pr_schema *s)
@@ -231,13 +232,13 @@ static void dump_schema(FILE *out, const struct pr_schema *s)
 
 	fprintf(out, "schema %" PRIu64 " \"%s\" at %" PRIu64 ": fieldMask 0x%" PRIx64
 		", type %" PRIu64 " (STATIC), flags 0x%x (%s), payloadStaticSize %u, "
-		"packAlign %u, %zu entries\n", s->id, s->name, s->off, pl_get64(s->body),
-		pl_get64(s->body + 16), s->l.schema_flags, kinds[(s->l.schema_flags >> 3) & 7],
+		"packAlign %u, %zu entries\n", s->id, s->name, s->off, pl_get64(s->body + PL_SCH_FIELD_MASK),
+		pl_get64(s->body + PL_SCH_TYPE), s->l.schema_flags, kinds[(s->l.schema_flags >> 3) & 7],
 		s->l.stride, PL_PACK_ALIGN, s->l.n);
 	for (size_t j = 0; j < s->l.n; j++) {
 		const struct pl_entry *e = &s->l.e[j];
 		const unsigned char *p = s->entries + j * PL_SCHEMA_ENTRY_SIZE;
-		uint64_t td = pl_get64(p + 48), desc = pl_get64(p + 24);
+		uint64_t td = pl_get64(p + PL_ENT_SEMANTICS), desc = pl_get64(p + PL_ENT_DESCRIPTION);
 
 		entry_flags(e->flags, fl, sizeof fl);
 		fprintf(out, "  @%-3u %-16s %-12s flags 0x%04x%s%s", e->offset, e->name,
@@ -278,8 +279,9 @@ int nvtxt_payload_dump(struct nvtxt_payload_reader *r, FILE *out, char *err, siz
 		err[0] = 0;
 	fprintf(out, "header: nvtxt-payload %u.%u, little-endian, %" PRIu64 " bytes, %" PRIu64
 		" sections, %" PRIu64 " ordinals, NVTX payload compat ID 0x%04" PRIx64 "\n",
-		h[12] + 256u * h[13], h[14] + 256u * h[15], pl_get64(h + 24), pl_get64(h + 40),
-		pl_get64(h + 32), pl_get64(h + 48));
+		pl_get16(h + PL_HDR_MAJOR), pl_get16(h + PL_HDR_MINOR), pl_get64(h + PL_HDR_FILE_SIZE),
+		pl_get64(h + PL_HDR_SECTIONS), pl_get64(h + PL_HDR_ORDINALS),
+		pl_get64(h + PL_HDR_COMPAT_ID));
 	if (!o) {
 		if (errlen)
 			snprintf(err, errlen, "out of memory");

@@ -166,12 +166,10 @@ PL_CHECK(PL_NVTX_PAYLOAD_COMPATID, NVTX_EXT_PAYLOAD_COMPATID);
 /* ---- the file ---- */
 
 /*
- * Header, 64 bytes at offset 0; every integer little-endian:
- *   0  magic "\x89NVTXT\r\n"      8  u32 byte-order mark 0x0A0B0C0D
- *  12  u16 major  14 u16 minor    16  u32 header size (64)  20 u32 flags (0)
- *  24  u64 file size             32  u64 ordinals (events + naming calls)
- *  40  u64 section count         48  u64 NVTX payload compat ID
- *  56  u64 reserved (0)
+ * The fixed records (header, section header, time domain, schema
+ * attributes and entries, batch header) are described field by field in
+ * payload_records.def; below, their sizes, then the named offsets made from
+ * those lists and the compile-time checks that each list covers its record.
  */
 #define PL_MAGIC "\x89NVTXT\r\n"
 #define PL_MAGIC_LEN 8
@@ -181,10 +179,8 @@ PL_CHECK(PL_NVTX_PAYLOAD_COMPATID, NVTX_EXT_PAYLOAD_COMPATID);
 #define PL_VERSION_MINOR 0u
 #define PL_HEADER_SIZE 64u
 
-/*
- * Section header, 16 bytes: u32 type, u32 flags, u64 body length.  The
- * flags are 0 but on the last batch of a flush group (PL_SEC_GROUP_END).
- */
+/* Section header (PL_SH_*): type, flags, body length.  The flags are 0
+ * but on the last batch of a flush group (PL_SEC_GROUP_END). */
 #define PL_SECTION_HEADER_SIZE 16u
 #define PL_SEC_GROUP_END 1u
 
@@ -203,36 +199,57 @@ enum pl_section {
 	PL_SEC_BATCH = 3         /* one event batch */
 };
 
-/*
- * Time-domain record: nvtxTimeDomainAttr_t (48 bytes) + u64 NVTXT TimeBase.
- *   0 scopeId  8 timestampTypeId  16 timeDomainId  24 timerFlags
- *  32 timerResolution (i64)  40 timerStart  48 timeBase (enum nvtxt_timebase)
- */
+/* Time-domain record (PL_TD_*): nvtxTimeDomainAttr_t and the NVTXT TimeBase. */
 #define PL_TIME_DOMAIN_SIZE 56u
 
-/*
- * Schema section body: nvtxPayloadSchemaAttr_t with pointers as offsets
- * from the body's start (0 = NULL):
- *   0 fieldMask  8 name  16 type  24 flags  32 entries  40 numEntries
- *  48 payloadStaticSize  56 packAlign  64 schemaId  72 extension (0)
- * then the entries, each nvtxPayloadSchemaEntry_t with pointers as offsets:
- *   0 flags  8 type  16 name  24 description  32 arrayOrUnionDetail
- *  40 offset  48 semantics (time-domain ID of an nvtxSemanticsTime_t, 0 =
- *  none)  56 reserved (0)
- * then the NUL-terminated strings.
- */
+/* Schema section body: its attributes (PL_SCH_*), the entries (PL_ENT_*),
+ * then the NUL-terminated strings. */
 #define PL_SCHEMA_ATTR_SIZE 80u
 #define PL_SCHEMA_ENTRY_SIZE 64u
 #define PL_PACK_ALIGN 8u
 
-/*
- * Batch section body: nvtxEventBatch_t with pointers as offsets from the
- * body's start:
- *   0 eventSchemaId  8 size  16 events  24 scope  32 flags  40 flexData
- *  48 flexDataSize  56 flexDataOffset (0)
- * then the events (stride = payloadStaticSize), then flexData.
- */
+/* Batch section body: its header (PL_BAT_*), the events (stride =
+ * payloadStaticSize), then flexData. */
 #define PL_BATCH_HEADER_SIZE 64u
+
+#include "payload_records.def"
+
+/* The named offsets: PL_HDR_BOM, PL_SH_LENGTH, PL_BAT_FLEX_SIZE, ... */
+#define PL_FIELD_OFFSET(rec, field, off, size) PL_##rec##_##field = (off),
+enum pl_field_offset {
+	PL_HDR_FIELDS(PL_FIELD_OFFSET)
+	PL_SH_FIELDS(PL_FIELD_OFFSET)
+	PL_TD_FIELDS(PL_FIELD_OFFSET)
+	PL_SCH_FIELDS(PL_FIELD_OFFSET)
+	PL_ENT_FIELDS(PL_FIELD_OFFSET)
+	PL_BAT_FIELDS(PL_FIELD_OFFSET)
+};
+#undef PL_FIELD_OFFSET
+
+/*
+ * Each record as a struct of byte arrays (no padding between them): its
+ * size is the sum of its fields', and offsetof a field is where the fields
+ * before it end, so the checks below fail on a gap, an overlap or a size
+ * that does not add up.  Only for these checks: records are read and
+ * written with pl_get and pl_put at the named offsets.
+ */
+#define PL_FIELD_BYTES(rec, field, off, size) unsigned char field[size];
+#define PL_FIELD_CHECK(rec, field, off, size) \
+	_Static_assert(offsetof(struct pl_rec_##rec, field) == (off), #rec "_" #field " is not where the fields before it end");
+#define PL_RECORD_CHECK(rec, total) \
+	struct pl_rec_##rec { PL_##rec##_FIELDS(PL_FIELD_BYTES) }; \
+	PL_##rec##_FIELDS(PL_FIELD_CHECK) \
+	_Static_assert(sizeof(struct pl_rec_##rec) == (total), #rec ": its fields do not add up to " #total " bytes");
+PL_RECORD_CHECK(HDR, PL_HEADER_SIZE)
+PL_RECORD_CHECK(SH, PL_SECTION_HEADER_SIZE)
+PL_RECORD_CHECK(TD, PL_TIME_DOMAIN_SIZE)
+PL_RECORD_CHECK(SCH, PL_SCHEMA_ATTR_SIZE)
+PL_RECORD_CHECK(ENT, PL_SCHEMA_ENTRY_SIZE)
+PL_RECORD_CHECK(BAT, PL_BATCH_HEADER_SIZE)
+#undef PL_RECORD_CHECK
+#undef PL_FIELD_CHECK
+#undef PL_FIELD_BYTES
+_Static_assert(sizeof PL_MAGIC - 1 == PL_MAGIC_LEN && PL_MAGIC_LEN == PL_HDR_BOM, "the magic fills its field");
 
 /* The bits of the hidden "Present" entry: optional arguments given. */
 #define PL_PRESENT_CATEGORY 1u
@@ -315,147 +332,12 @@ static inline bool pl_kind_timed(enum pl_kind k)
 }
 
 /*
- * Builds the layout of a kind: entries in a fixed order, each at its
- * natural alignment (= size, at most 8), stride rounded up to 8.  pid64 and
- * tid64 choose PID_UINT64/TID_UINT64 over the 32-bit types.
+ * Builds the layout of a kind from PL_ROLES (payload_records.def): entries
+ * in a fixed order, each at its natural alignment (= size, at most 8),
+ * stride rounded up to 8.  pid64 and tid64 choose PID_UINT64/TID_UINT64
+ * over the 32-bit types.  Defined in payload_layout.c.
  */
-static inline void pl_layout_init(struct pl_layout *l, enum pl_kind k, bool pid64, bool tid64)
-{
-	static const struct {
-		enum pl_role role;
-		const char *name, *description;
-	} all[] = {
-		{ PL_R_ORDINAL, "Ordinal", "0-based position of the call in the NVTXT file" },
-		{ PL_R_TIME, "Time", "Marker time" },
-		{ PL_R_START, NULL, NULL },
-		{ PL_R_END, NULL, NULL },
-		{ PL_R_PID, "ProcessId", "process ID" },
-		{ PL_R_TID, "ThreadId", "OS thread ID" },
-		{ PL_R_PARENT, "ParentCategoryId", "parent category" },
-		{ PL_R_CATEGORY, "CategoryId", "category" },
-		{ PL_R_COLOR, "Color", "ARGB color" },
-		{ PL_R_PAYLOAD, "Payload", "64-bit integer payload" },
-		{ PL_R_MESSAGE, "Message", "message, UTF-8, offset into flexData" },
-		{ PL_R_NAME, "Name", "name, UTF-8, offset into flexData" },
-		{ PL_R_PRESENT, "Present", "optional arguments given: 1 CategoryId, 2 Color, 4 Message, 8 Payload" },
-	};
-	/* The roles of each kind, as a bit set. */
-#define R(x) (1u << PL_R_##x)
-	static const uint32_t roles[PL_K_COUNT] = {
-		[PL_K_MARKER] = R(TIME) | R(PID) | R(TID) | R(CATEGORY) | R(COLOR) |
-			R(PAYLOAD) | R(MESSAGE) | R(ORDINAL) | R(PRESENT),
-		[PL_K_START_END] = R(START) | R(END) | R(PID) | R(TID) | R(CATEGORY) |
-			R(COLOR) | R(PAYLOAD) | R(MESSAGE) | R(ORDINAL) | R(PRESENT),
-		[PL_K_PUSH] = R(TIME) | R(PID) | R(TID) | R(CATEGORY) | R(COLOR) |
-			R(PAYLOAD) | R(MESSAGE) | R(ORDINAL) | R(PRESENT),
-		[PL_K_POP] = R(TIME) | R(PID) | R(TID) | R(ORDINAL),
-		[PL_K_NAME_CATEGORY] = R(ORDINAL) | R(CATEGORY) | R(NAME),
-		[PL_K_ADD_CHILD_CATEGORY] = R(ORDINAL) | R(PARENT) | R(CATEGORY),
-		[PL_K_NAME_OS_THREAD] = R(ORDINAL) | R(PID) | R(TID) | R(NAME),
-		[PL_K_NAME_PROCESS] = R(ORDINAL) | R(PID) | R(NAME),
-		[PL_K_SET_FILE_DISPLAY_NAME] = R(ORDINAL) | R(NAME),
-	};
-#undef R
-	uint32_t off = 0;
-	memset(l, 0, sizeof *l);
-	l->kind = k;
-	l->pid64 = pid64;
-	l->tid64 = tid64;
-	l->schema_flags = k == PL_K_MARKER ? PL_SF_MARK
-		: k == PL_K_START_END ? PL_SF_RANGE_STARTEND
-		: k == PL_K_PUSH || k == PL_K_POP ? PL_SF_RANGE_PUSHPOP : PL_SF_NONE;
-	for (int r = 0; r < PL_R_COUNT; r++)
-		l->at[r] = -1;
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-		enum pl_role r = all[i].role;
-		struct pl_entry *e;
-		if (!(roles[k] & (1u << r)))
-			continue;
-		/* In events the ordinal follows the timestamps (sorting key first). */
-		if (r == PL_R_ORDINAL && pl_kind_timed(k))
-			continue;
-		e = &l->e[l->n];
-		e->role = r;
-		e->name = all[i].name;
-		e->description = all[i].description;
-		e->size = 4;
-		switch (r) {
-		case PL_R_TIME:
-			e->type = PL_T_INT64, e->size = 8;
-			e->flags = PL_EF_TIMESTAMP | (k == PL_K_PUSH ? PL_EF_RANGE_BEGIN
-				: k == PL_K_POP ? PL_EF_RANGE_END : PL_EF_MARK);
-			e->description = k == PL_K_PUSH ? "RangePush time"
-				: k == PL_K_POP ? "RangePop time" : "Marker time";
-			break;
-		case PL_R_START:
-			e->type = PL_T_INT64, e->size = 8;
-			e->flags = PL_EF_TIMESTAMP | PL_EF_RANGE_BEGIN;
-			e->name = "Start";
-			e->description = "range start";
-			break;
-		case PL_R_END:
-			e->type = PL_T_INT64, e->size = 8;
-			e->flags = PL_EF_TIMESTAMP | PL_EF_RANGE_END;
-			e->name = "End";
-			e->description = "range end";
-			break;
-		case PL_R_PID:
-			e->type = pid64 ? PL_T_PID_UINT64 : PL_T_PID_UINT32;
-			e->size = pid64 ? 8 : 4;
-			break;
-		case PL_R_TID:
-			e->type = tid64 ? PL_T_TID_UINT64 : PL_T_TID_UINT32;
-			e->size = tid64 ? 8 : 4;
-			break;
-		case PL_R_CATEGORY:
-		case PL_R_PARENT:
-			e->type = PL_T_CATEGORY;
-			break;
-		case PL_R_COLOR:
-			e->type = PL_T_COLOR_ARGB;
-			break;
-		case PL_R_PAYLOAD:
-			e->type = PL_T_INT64, e->size = 8;
-			break;
-		case PL_R_MESSAGE:
-			e->type = PL_T_CSTRING_UTF8, e->size = 8;
-			e->flags = PL_EF_EVENT_MESSAGE | PL_EF_OFFSET_FROM_BASE |
-				PL_EF_ARRAY_ZERO_TERMINATED;
-			break;
-		case PL_R_NAME:
-			e->type = PL_T_CSTRING_UTF8, e->size = 8;
-			e->flags = PL_EF_OFFSET_FROM_BASE | PL_EF_ARRAY_ZERO_TERMINATED;
-			break;
-		case PL_R_ORDINAL:
-			e->type = PL_T_UINT64, e->size = 8;
-			e->flags = PL_EF_HIDE;
-			break;
-		case PL_R_PRESENT:
-			e->type = PL_T_UINT32;
-			e->flags = PL_EF_HIDE;
-			break;
-		case PL_R_COUNT:
-			break;
-		}
-		off = (off + e->size - 1) & ~(e->size - 1);
-		e->offset = off;
-		off += e->size;
-		l->at[r] = (int)l->n++;
-		/* Events: the ordinal comes right after the timestamps. */
-		if (pl_kind_timed(k) && (r == PL_R_TIME || r == PL_R_END)) {
-			e = &l->e[l->n];
-			e->role = PL_R_ORDINAL;
-			e->name = "Ordinal";
-			e->description = all[0].description;
-			e->type = PL_T_UINT64, e->size = 8;
-			e->flags = PL_EF_HIDE;
-			e->offset = off;
-			off += 8;
-			l->at[PL_R_ORDINAL] = (int)l->n++;
-		}
-	}
-	l->stride = (off + 7u) & ~7u;
-}
+void pl_layout_init(struct pl_layout *l, enum pl_kind k, bool pid64, bool tid64);
 
 /*
  * Little-endian stores and loads at any alignment, independent of the
@@ -463,6 +345,12 @@ static inline void pl_layout_init(struct pl_layout *l, enum pl_kind k, bool pid6
  * Clang turn into a single store or load at -O2 on a little-endian host
  * (a loop they leave as a loop).
  */
+static inline void pl_put16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
 static inline void pl_put32(unsigned char *p, uint32_t v)
 {
 	p[0] = (unsigned char)v;
@@ -475,6 +363,11 @@ static inline void pl_put64(unsigned char *p, uint64_t v)
 {
 	pl_put32(p, (uint32_t)v);
 	pl_put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint16_t pl_get16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
 }
 
 static inline uint32_t pl_get32(const unsigned char *p)
@@ -520,13 +413,13 @@ static inline void pl_time_domain_record(unsigned char *p, unsigned tb)
 {
 	struct pl_time_domain d = pl_time_domain_of(tb);
 
-	pl_put64(p, d.scope);
-	pl_put64(p + 8, d.timestamp_type);
-	pl_put64(p + 16, PL_TIME_DOMAIN_ID_STATIC_START + tb);
-	pl_put64(p + 24, d.flags);
-	pl_put64(p + 32, (uint64_t)d.resolution);
-	pl_put64(p + 40, d.start);
-	pl_put64(p + 48, tb);
+	pl_put64(p + PL_TD_SCOPE, d.scope);
+	pl_put64(p + PL_TD_TIMESTAMP_TYPE, d.timestamp_type);
+	pl_put64(p + PL_TD_ID, PL_TIME_DOMAIN_ID_STATIC_START + tb);
+	pl_put64(p + PL_TD_TIMER_FLAGS, d.flags);
+	pl_put64(p + PL_TD_RESOLUTION, (uint64_t)d.resolution);
+	pl_put64(p + PL_TD_TIMER_START, d.start);
+	pl_put64(p + PL_TD_TIMEBASE, tb);
 }
 
 #define PL_NO_TB 7u /* the TimeBase slot of naming schemas */

@@ -90,7 +90,7 @@ static int pr_read_exact(struct nvtxt_payload_reader *r, void *buf, size_t n)
 	if (got < 0)
 		return pr_fail_io(r, errno);
 	if ((size_t)got < n)
-		return pr_fail(r, 24, "expected a file of %" PRIu64 " bytes (the header's size), "
+		return pr_fail(r, PL_HDR_FILE_SIZE, "expected a file of %" PRIu64 " bytes (the header's size), "
 			       "found %" PRIu64 " bytes (truncated)", r->file_size, r->off + (uint64_t)got);
 	r->off += n;
 	return 0;
@@ -124,46 +124,48 @@ static int pr_header_check(struct nvtxt_payload_reader *r)
 		return pr_fail_io(r, errno);
 	r->off = (uint64_t)got;
 	if (!nvtxt_payload_sniff(h, (size_t)got))
-		return pr_fail(r, 0, "expected the payload magic \\x89NVTXT\\r\\n, found %s",
+		return pr_fail(r, PL_HDR_MAGIC, "expected the payload magic \\x89NVTXT\\r\\n, found %s",
 			       got < PL_MAGIC_LEN ? "a shorter file" : "other bytes");
 	if (got < PL_HEADER_SIZE)
 		return pr_fail(r, (uint64_t)got, "expected a %u-byte header, found %td bytes",
 			       PL_HEADER_SIZE, got);
-	if ((v = pl_get32(h + 8)) != PL_BOM)
-		return pr_fail(r, 8, "expected the little-endian byte-order mark "
+	if ((v = pl_get32(h + PL_HDR_BOM)) != PL_BOM)
+		return pr_fail(r, PL_HDR_BOM, "expected the little-endian byte-order mark "
 			       "0x0A0B0C0D, found 0x%08" PRIX64 "%s", v,
 			       v == 0x0D0C0B0Au ? " (a big-endian file: not supported)" : "");
-	if ((v = pl_get64(h + 48)) != PL_NVTX_PAYLOAD_COMPATID)
-		return pr_fail(r, 48, "expected the payload extension compat ID 0x%04x, "
+	if ((v = pl_get64(h + PL_HDR_COMPAT_ID)) != PL_NVTX_PAYLOAD_COMPATID)
+		return pr_fail(r, PL_HDR_COMPAT_ID, "expected the payload extension compat ID 0x%04x, "
 			       "found 0x%" PRIx64, PL_NVTX_PAYLOAD_COMPATID, v);
-	major = h[12] + 256u * h[13];
-	minor = h[14] + 256u * h[15];
+	major = pl_get16(h + PL_HDR_MAJOR);
+	minor = pl_get16(h + PL_HDR_MINOR);
 	if (major != PL_VERSION_MAJOR || minor > PL_VERSION_MINOR)
-		return pr_fail(r, 12, "expected format version %u.0%s%.0u%s%.0u, found %u.%u%s",
+		return pr_fail(r, PL_HDR_MAJOR, "expected format version %u.0%s%.0u%s%.0u, found %u.%u%s",
 			       PL_VERSION_MAJOR, PL_VERSION_MINOR ? " to " : "",
 			       PL_VERSION_MINOR ? PL_VERSION_MAJOR : 0, PL_VERSION_MINOR ? "." : "",
 			       PL_VERSION_MINOR, major, minor,
 			       major < PL_VERSION_MAJOR ? " (an older format: write the file again with "
 			       "nvtxtc --emit=payload)" : " (a newer format than this nvtxtc reads)");
-	if (pl_get32(h + 16) != PL_HEADER_SIZE || pl_get32(h + 20) || pl_get64(h + 56))
-		return pr_fail(r, 16, "expected header size %u, flags 0 and reserved 0, "
+	if (pl_get32(h + PL_HDR_HEADER_SIZE) != PL_HEADER_SIZE || pl_get32(h + PL_HDR_FLAGS) ||
+	    pl_get64(h + PL_HDR_RESERVED))
+		return pr_fail(r, PL_HDR_HEADER_SIZE, "expected header size %u, flags 0 and reserved 0, "
 			       "found %" PRIu32 ", 0x%" PRIx32 " and 0x%" PRIx64, PL_HEADER_SIZE,
-			       pl_get32(h + 16), pl_get32(h + 20), pl_get64(h + 56));
-	if ((r->file_size = pl_get64(h + 24)) == 0)
-		return pr_fail(r, 24, "expected the file size in the header, found 0 "
+			       pl_get32(h + PL_HDR_HEADER_SIZE), pl_get32(h + PL_HDR_FLAGS),
+			       pl_get64(h + PL_HDR_RESERVED));
+	if ((r->file_size = pl_get64(h + PL_HDR_FILE_SIZE)) == 0)
+		return pr_fail(r, PL_HDR_FILE_SIZE, "expected the file size in the header, found 0 "
 			       "(the writer never finished)");
 	if (r->file_size < PL_HEADER_SIZE)
-		return pr_fail(r, 24, "expected a file size of at least %u bytes, found %" PRIu64,
+		return pr_fail(r, PL_HDR_FILE_SIZE, "expected a file size of at least %u bytes, found %" PRIu64,
 			       PL_HEADER_SIZE, r->file_size);
 	if (r->mem && r->file_size != r->mem_size)
-		return pr_fail(r, 24, "expected a file of %" PRIu64 " bytes (the header's size), "
+		return pr_fail(r, PL_HDR_FILE_SIZE, "expected a file of %" PRIu64 " bytes (the header's size), "
 			       "found %zu bytes (%s)", r->file_size, r->mem_size,
 			       r->file_size > r->mem_size ? "truncated" : "trailing data");
 	/* Every ordinal takes at least 8 bytes of a record. */
-	if ((r->nevents = pl_get64(h + 32)) > r->file_size / 8)
-		return pr_fail(r, 32, "expected at most %" PRIu64 " ordinals in %" PRIu64 " bytes, "
+	if ((r->nevents = pl_get64(h + PL_HDR_ORDINALS)) > r->file_size / 8)
+		return pr_fail(r, PL_HDR_ORDINALS, "expected at most %" PRIu64 " ordinals in %" PRIu64 " bytes, "
 			       "found %" PRIu64, r->file_size / 8, r->file_size, r->nevents);
-	r->nsections = pl_get64(h + 40);
+	r->nsections = pl_get64(h + PL_HDR_SECTIONS);
 	return 0;
 }
 
@@ -187,17 +189,17 @@ static enum pr_item pr_end(struct nvtxt_payload_reader *r)
 		return pr_fail(r, r->off, "expected the last batch to end its flush group (section "
 			       "flag 1), found the end of the file"), PR_ERROR;
 	if (r->nsec != r->nsections)
-		return pr_fail(r, 40, "expected %" PRIu64 " sections (the header's count), found %"
+		return pr_fail(r, PL_HDR_SECTIONS, "expected %" PRIu64 " sections (the header's count), found %"
 			       PRIu64, r->nsections, r->nsec), PR_ERROR;
 	if (r->low != r->nevents)
-		return pr_fail(r, 32, "expected a record for every ordinal below %" PRIu64
+		return pr_fail(r, PL_HDR_ORDINALS, "expected a record for every ordinal below %" PRIu64
 			       " (the header's count), found none for %" PRIu64, r->nevents, r->low),
 		       PR_ERROR;
 	got = pr_read(r, &extra, 1);
 	if (got < 0)
 		return pr_fail_io(r, errno), PR_ERROR;
 	if (got > 0)
-		return pr_fail(r, 24, "expected a file of %" PRIu64 " bytes (the header's size), "
+		return pr_fail(r, PL_HDR_FILE_SIZE, "expected a file of %" PRIu64 " bytes (the header's size), "
 			       "found more (trailing data)", r->file_size), PR_ERROR;
 	r->ended = true;
 	return PR_END;
@@ -219,9 +221,9 @@ static int section_header(struct nvtxt_payload_reader *r, uint64_t *typep, uint3
 			       PL_SECTION_HEADER_SIZE, left);
 	if (pr_read_exact(r, sh, sizeof sh))
 		return -1;
-	type = *typep = pl_get32(sh);
-	flags = *flagsp = pl_get32(sh + 4);
-	len = *lenp = pl_get64(sh + 8);
+	type = *typep = pl_get32(sh + PL_SH_TYPE);
+	flags = *flagsp = pl_get32(sh + PL_SH_FLAGS);
+	len = *lenp = pl_get64(sh + PL_SH_LENGTH);
 	if (type < PL_SEC_TIME_DOMAINS || type > PL_SEC_BATCH ||
 	    (flags & ~(type == PL_SEC_BATCH ? PL_SEC_GROUP_END : 0u)))
 		return pr_fail(r, o, "expected a section of type 1, 2 or 3 with flags 0 (1 or 0 for "
@@ -229,11 +231,11 @@ static int section_header(struct nvtxt_payload_reader *r, uint64_t *typep, uint3
 	pad = *padp = -len & 7;
 	left -= PL_SECTION_HEADER_SIZE;
 	if (len > left || pad > left - len)
-		return pr_fail(r, o + 8, "expected a section inside the file (%" PRIu64 " bytes "
+		return pr_fail(r, o + PL_SH_LENGTH, "expected a section inside the file (%" PRIu64 " bytes "
 			       "left), found %" PRIu64 " bytes and %" PRIu64 " of padding", left, len,
 			       pad);
 	if (type == PL_SEC_SCHEMA && len > PL_SCHEMA_BODY_MAX)
-		return pr_fail(r, o + 8, "schema: expected at most %u bytes, found %" PRIu64,
+		return pr_fail(r, o + PL_SH_LENGTH, "schema: expected at most %u bytes, found %" PRIu64,
 			       PL_SCHEMA_BODY_MAX, len);
 	if (++r->nsec > r->nsections)
 		return pr_fail(r, o, "expected %" PRIu64 " sections (the header's count), found "
@@ -270,7 +272,7 @@ static unsigned char *section_buffer(struct nvtxt_payload_reader *r, uint64_t ty
 		return s->body;
 	}
 	if (len != PL_TIME_DOMAIN_SIZE)
-		return pr_fail(r, o + 8, "time domains: expected one record of %u bytes, found %"
+		return pr_fail(r, o + PL_SH_LENGTH, "time domains: expected one record of %u bytes, found %"
 			       PRIu64 " bytes", PL_TIME_DOMAIN_SIZE, len), NULL;
 	return tdbuf; /* len is a multiple of 8: no padding */
 }

@@ -90,33 +90,33 @@ static int64_t pr_string(struct nvtxt_payload_reader *r, const unsigned char *bl
  * file offset o) in p. */
 int pr_time_domains(struct nvtxt_payload_reader *r, const unsigned char *p, uint64_t o)
 {
-	uint64_t tb = pl_get64(p + 48), id = pl_get64(p + 16), type = pl_get64(p + 8);
+	uint64_t tb = pl_get64(p + PL_TD_TIMEBASE), id = pl_get64(p + PL_TD_ID), type = pl_get64(p + PL_TD_TIMESTAMP_TYPE);
 	struct pl_time_domain want;
 
 	if (tb >= NVTXT_TB_COUNT)
-		return pr_fail(r, o + 48, "time domain: expected a TimeBase code 0..%d, found %"
+		return pr_fail(r, o + PL_TD_TIMEBASE, "time domain: expected a TimeBase code 0..%d, found %"
 			       PRIu64, NVTXT_TB_COUNT - 1, tb);
 	want = pl_time_domain_of((unsigned)tb);
 	if (type != want.timestamp_type)
-		return pr_fail(r, o + 8, "time domain of %s: expected timestamp type %" PRIu64
+		return pr_fail(r, o + PL_TD_TIMESTAMP_TYPE, "time domain of %s: expected timestamp type %" PRIu64
 			       ", found %" PRIu64, nvtxt_timebase_name((enum nvtxt_timebase)tb),
 			       want.timestamp_type, type);
-	if (pl_get64(p) != want.scope || pl_get64(p + 24) != want.flags ||
-	    (int64_t)pl_get64(p + 32) != want.resolution || pl_get64(p + 40) != want.start)
+	if (pl_get64(p + PL_TD_SCOPE) != want.scope || pl_get64(p + PL_TD_TIMER_FLAGS) != want.flags ||
+	    (int64_t)pl_get64(p + PL_TD_RESOLUTION) != want.resolution || pl_get64(p + PL_TD_TIMER_START) != want.start)
 		return pr_fail(r, o, "time domain of %s: expected scope %" PRIu64 ", timer flags %"
 			       PRIu64 ", resolution %" PRId64 " and timer start %" PRIu64 ", found %"
 			       PRIu64 ", %" PRIu64 ", %" PRId64 " and %" PRIu64,
 			       nvtxt_timebase_name((enum nvtxt_timebase)tb), want.scope, want.flags,
-			       want.resolution, want.start, pl_get64(p), pl_get64(p + 24),
-			       (int64_t)pl_get64(p + 32), pl_get64(p + 40));
+			       want.resolution, want.start, pl_get64(p + PL_TD_SCOPE), pl_get64(p + PL_TD_TIMER_FLAGS),
+			       (int64_t)pl_get64(p + PL_TD_RESOLUTION), pl_get64(p + PL_TD_TIMER_START));
 	if (id != PL_TIME_DOMAIN_ID_STATIC_START + tb)
-		return pr_fail(r, o + 16, "time domain of %s: expected the ID 2^24 + TimeBase code "
+		return pr_fail(r, o + PL_TD_ID, "time domain of %s: expected the ID 2^24 + TimeBase code "
 			       "= %" PRIu64 ", found %" PRIu64,
 			       nvtxt_timebase_name((enum nvtxt_timebase)tb),
 			       PL_TIME_DOMAIN_ID_STATIC_START + tb, id);
 	for (size_t j = 0; j < r->ntd; j++)
 		if (r->td[j].tb == tb)
-			return pr_fail(r, o + 48, "time domain of %s: expected one per TimeBase, "
+			return pr_fail(r, o + PL_TD_TIMEBASE, "time domain of %s: expected one per TimeBase, "
 				       "found a second (the first at offset %" PRIu64 ")",
 				       nvtxt_timebase_name((enum nvtxt_timebase)tb), r->td[j].off);
 	r->td[r->ntd].id = id;
@@ -145,20 +145,20 @@ static int schema_name(struct nvtxt_payload_reader *r, struct pr_schema *s, uint
 			       PL_SCHEMA_ATTR_SIZE, len);
 	s->body_len = len;
 	s->off = o;
-	if ((v = pl_get64(body)) != PL_SCHEMA_FIELD_MASK)
+	if ((v = pl_get64(body + PL_SCH_FIELD_MASK)) != PL_SCHEMA_FIELD_MASK)
 		return pr_fail(r, o, "schema: expected field mask 0x%x, found 0x%" PRIx64,
 			       PL_SCHEMA_FIELD_MASK, v);
-	s->id = pl_get64(body + 64);
+	s->id = pl_get64(body + PL_SCH_SCHEMA_ID);
 	if (s->id != id_want)
-		return pr_fail(r, o + 64, "schema: expected the ID 2^24 + %zu = %" PRIu64 " (schemas "
+		return pr_fail(r, o + PL_SCH_SCHEMA_ID, "schema: expected the ID 2^24 + %zu = %" PRIu64 " (schemas "
 			       "are numbered from 2^24 in the order they come), found %" PRIu64,
 			       r->nschemas, id_want, s->id);
-	if ((v = pl_get64(body + 16)) != PL_SCHEMA_TYPE_STATIC)
-		return pr_fail(r, o + 16, "schema %" PRIu64 ": expected type %u (STATIC), "
+	if ((v = pl_get64(body + PL_SCH_TYPE)) != PL_SCHEMA_TYPE_STATIC)
+		return pr_fail(r, o + PL_SCH_TYPE, "schema %" PRIu64 ": expected type %u (STATIC), "
 			       "found %" PRIu64, s->id, PL_SCHEMA_TYPE_STATIC, v);
-	if (pr_string(r, body, len, pl_get64(body + 8), o, o + 8, "schema name") < 0)
+	if (pr_string(r, body, len, pl_get64(body + PL_SCH_NAME), o, o + PL_SCH_NAME, "schema name") < 0)
 		return -1;
-	name = (const char *)body + pl_get64(body + 8);
+	name = (const char *)body + pl_get64(body + PL_SCH_NAME);
 	sp = strchr(name, ' ');
 	klen = sp ? (size_t)(sp - name) : strlen(name);
 	for (enum pl_kind k = 0; k < PL_K_COUNT; k++)
@@ -167,7 +167,7 @@ static int schema_name(struct nvtxt_payload_reader *r, struct pr_schema *s, uint
 	if (kind < PL_K_COUNT && pl_kind_timed(kind) && sp)
 		tb = nvtxt_timebase_lookup(sp + 1, strlen(sp + 1));
 	if (kind == PL_K_COUNT || (pl_kind_timed(kind) ? tb < 0 : sp != NULL))
-		return pr_fail(r, o + pl_get64(body + 8), "schema %" PRIu64 ": expected "
+		return pr_fail(r, o + pl_get64(body + PL_SCH_NAME), "schema %" PRIu64 ": expected "
 			       "a name \"<command> <TimeBase>\" or \"<naming command>\", found \"%s\"",
 			       s->id, name);
 	pl_layout_init(&s->l, kind, false, false);
@@ -216,22 +216,22 @@ static int schema_entries(struct nvtxt_payload_reader *r, const struct pr_schema
 		uint64_t td = e->flags & PL_EF_TIMESTAMP ? PL_TIME_DOMAIN_ID_STATIC_START + (unsigned)tb : 0;
 		const char *ename;
 
-		if (pr_string(r, body, len, pl_get64(p + 16), o, eo + 16, "entry name") < 0 ||
-		    pr_string(r, body, len, pl_get64(p + 24), o, eo + 24, "entry description") < 0)
+		if (pr_string(r, body, len, pl_get64(p + PL_ENT_NAME), o, eo + PL_ENT_NAME, "entry name") < 0 ||
+		    pr_string(r, body, len, pl_get64(p + PL_ENT_DESCRIPTION), o, eo + PL_ENT_DESCRIPTION, "entry description") < 0)
 			return -1;
-		ename = (const char *)body + pl_get64(p + 16);
-		if (strcmp(ename, e->name) || pl_get64(p) != e->flags ||
-		    pl_get64(p + 8) != e->type || pl_get64(p + 32) != 0 ||
-		    pl_get64(p + 40) != e->offset || pl_get64(p + 48) != td ||
-		    pl_get64(p + 56) != 0)
+		ename = (const char *)body + pl_get64(p + PL_ENT_NAME);
+		if (strcmp(ename, e->name) || pl_get64(p + PL_ENT_FLAGS) != e->flags ||
+		    pl_get64(p + PL_ENT_TYPE) != e->type || pl_get64(p + PL_ENT_DETAIL) != 0 ||
+		    pl_get64(p + PL_ENT_OFFSET) != e->offset || pl_get64(p + PL_ENT_SEMANTICS) != td ||
+		    pl_get64(p + PL_ENT_RESERVED) != 0)
 			return pr_fail(r, eo, "schema %" PRIu64 " (%s) entry %zu: expected "
 				       "%s: flags 0x%x, type %u, offset %u, time domain %" PRIu64
 				       ", detail 0, reserved 0, found %s: flags 0x%" PRIx64 ", type %"
 				       PRIu64 ", offset %" PRIu64 ", time domain %" PRIu64 ", detail %"
 				       PRIu64 ", reserved %" PRIu64, s->id, name, i, e->name, e->flags,
-				       e->type, e->offset, td, ename, pl_get64(p), pl_get64(p + 8),
-				       pl_get64(p + 40), pl_get64(p + 48), pl_get64(p + 32),
-				       pl_get64(p + 56));
+				       e->type, e->offset, td, ename, pl_get64(p + PL_ENT_FLAGS), pl_get64(p + PL_ENT_TYPE),
+				       pl_get64(p + PL_ENT_OFFSET), pl_get64(p + PL_ENT_SEMANTICS), pl_get64(p + PL_ENT_DETAIL),
+				       pl_get64(p + PL_ENT_RESERVED));
 	}
 	return 0;
 }
@@ -245,13 +245,13 @@ static int schema_rest(struct nvtxt_payload_reader *r, const struct pr_schema *s
 	uint64_t v;
 	size_t wlen;
 
-	if ((v = pl_get64(body + 48)) != s->l.stride)
-		return pr_fail(r, o + 48, "schema %" PRIu64 " (%s): expected static size "
+	if ((v = pl_get64(body + PL_SCH_STATIC_SIZE)) != s->l.stride)
+		return pr_fail(r, o + PL_SCH_STATIC_SIZE, "schema %" PRIu64 " (%s): expected static size "
 			       "%u, found %" PRIu64, s->id, name, s->l.stride, v);
-	if ((v = pl_get64(body + 56)) != PL_PACK_ALIGN || pl_get64(body + 72))
-		return pr_fail(r, o + 56, "schema %" PRIu64 " (%s): expected packAlign %u "
+	if ((v = pl_get64(body + PL_SCH_PACK_ALIGN)) != PL_PACK_ALIGN || pl_get64(body + PL_SCH_EXTENSION))
+		return pr_fail(r, o + PL_SCH_PACK_ALIGN, "schema %" PRIu64 " (%s): expected packAlign %u "
 			       "and no extension, found %" PRIu64 " and 0x%" PRIx64, s->id, name,
-			       PL_PACK_ALIGN, v, pl_get64(body + 72));
+			       PL_PACK_ALIGN, v, pl_get64(body + PL_SCH_EXTENSION));
 	for (size_t j = 0; j < r->nschemas; j++)
 		if (r->schemas[j].l.kind == s->l.kind && r->schemas[j].tb == s->tb &&
 		    r->schemas[j].l.pid64 == s->l.pid64 && r->schemas[j].l.tid64 == s->l.tid64)
@@ -299,25 +299,25 @@ int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len,
 
 	if (schema_name(r, s, len, o, &kind, &tb, &name))
 		return -1;
-	if ((v = pl_get64(body + 24)) != s->l.schema_flags)
-		return pr_fail(r, o + 24, "schema %" PRIu64 " (%s): expected flags 0x%x, "
+	if ((v = pl_get64(body + PL_SCH_FLAGS)) != s->l.schema_flags)
+		return pr_fail(r, o + PL_SCH_FLAGS, "schema %" PRIu64 " (%s): expected flags 0x%x, "
 			       "found 0x%" PRIx64, s->id, name, s->l.schema_flags, v);
-	eoff = pl_get64(body + 32);
-	nent = pl_get64(body + 40);
+	eoff = pl_get64(body + PL_SCH_ENTRIES);
+	nent = pl_get64(body + PL_SCH_NUM_ENTRIES);
 	if (eoff != PL_SCHEMA_ATTR_SIZE)
-		return pr_fail(r, o + 32, "schema %" PRIu64 " (%s): expected the entries at %u, "
+		return pr_fail(r, o + PL_SCH_ENTRIES, "schema %" PRIu64 " (%s): expected the entries at %u, "
 			       "found %" PRIu64, s->id, name, PL_SCHEMA_ATTR_SIZE, eoff);
 	if (nent != s->l.n || nent > (len - eoff) / PL_SCHEMA_ENTRY_SIZE)
-		return pr_fail(r, o + 40, "schema %" PRIu64 " (%s): expected %zu entries inside "
+		return pr_fail(r, o + PL_SCH_NUM_ENTRIES, "schema %" PRIu64 " (%s): expected %zu entries inside "
 			       "its %" PRIu64 " bytes, found %" PRIu64, s->id, name, s->l.n, len, nent);
 	s->entries = body + eoff;
 	/* The widths of ProcessId and ThreadId are the schema's choice. */
 	if (s->l.at[PL_R_PID] >= 0 &&
-	    pl_get64(s->entries + (size_t)s->l.at[PL_R_PID] * PL_SCHEMA_ENTRY_SIZE + 8) ==
+	    pl_get64(s->entries + (size_t)s->l.at[PL_R_PID] * PL_SCHEMA_ENTRY_SIZE + PL_ENT_TYPE) ==
 	    PL_T_PID_UINT64)
 		s->l.pid64 = true;
 	if (s->l.at[PL_R_TID] >= 0 &&
-	    pl_get64(s->entries + (size_t)s->l.at[PL_R_TID] * PL_SCHEMA_ENTRY_SIZE + 8) ==
+	    pl_get64(s->entries + (size_t)s->l.at[PL_R_TID] * PL_SCHEMA_ENTRY_SIZE + PL_ENT_TYPE) ==
 	    PL_T_TID_UINT64)
 		s->l.tid64 = true;
 	pl_layout_init(&s->l, kind, s->l.pid64, s->l.tid64);
@@ -537,7 +537,7 @@ static int batch_header(struct nvtxt_payload_reader *r, struct pr_batch *b, uint
 	if (len < PL_BATCH_HEADER_SIZE)
 		return pr_fail(r, o, "batch: expected at least %u bytes, found %" PRIu64,
 			       PL_BATCH_HEADER_SIZE, len);
-	id = *idp = pl_get64(body);
+	id = *idp = pl_get64(body + PL_BAT_SCHEMA_ID);
 	if (id - PL_SCHEMA_ID_STATIC_START < r->nschemas)
 		s = &r->schemas[id - PL_SCHEMA_ID_STATIC_START];
 	if (!s)
@@ -549,31 +549,31 @@ static int batch_header(struct nvtxt_payload_reader *r, struct pr_batch *b, uint
 			       r->expect_batch->name, id);
 	r->expect_batch = NULL;
 	b->s = *sp = s;
-	size = pl_get64(body + 8);
-	eoff = pl_get64(body + 16);
-	foff = pl_get64(body + 40);
-	b->flex_size = pl_get64(body + 48);
+	size = pl_get64(body + PL_BAT_SIZE);
+	eoff = pl_get64(body + PL_BAT_EVENTS);
+	foff = pl_get64(body + PL_BAT_FLEX_DATA);
+	b->flex_size = pl_get64(body + PL_BAT_FLEX_SIZE);
 	/* where the page puts the events and flexData */
 	if (eoff != PL_BATCH_HEADER_SIZE)
-		return pr_fail(r, o + 16, "batch of schema %" PRIu64 ": expected the events at "
+		return pr_fail(r, o + PL_BAT_EVENTS, "batch of schema %" PRIu64 ": expected the events at "
 			       "offset %u, right after the batch header, found %" PRIu64, id,
 			       PL_BATCH_HEADER_SIZE, eoff);
 	if (size == 0 || size % s->l.stride || size > len - eoff)
-		return pr_fail(r, o + 8, "batch of schema %" PRIu64 ": expected a size of 1 or more "
+		return pr_fail(r, o + PL_BAT_SIZE, "batch of schema %" PRIu64 ": expected a size of 1 or more "
 			       "events of %u bytes that ends inside the section (%" PRIu64 " bytes), "
 			       "found %" PRIu64 " bytes", id, s->l.stride, len, size);
 	if (foff != eoff + size)
-		return pr_fail(r, o + 40, "batch of schema %" PRIu64 ": expected flexData right "
+		return pr_fail(r, o + PL_BAT_FLEX_DATA, "batch of schema %" PRIu64 ": expected flexData right "
 			       "after the events, at %" PRIu64 ", found %" PRIu64, id, eoff + size, foff);
-	if (b->flex_size != len - foff || pl_get64(body + 56) != 0)
-		return pr_fail(r, o + 48, "batch of schema %" PRIu64 ": expected flexData to the "
+	if (b->flex_size != len - foff || pl_get64(body + PL_BAT_FLEX_OFFSET) != 0)
+		return pr_fail(r, o + PL_BAT_FLEX_SIZE, "batch of schema %" PRIu64 ": expected flexData to the "
 			       "end of the section (%" PRIu64 " bytes) and flexDataOffset 0, found %"
 			       PRIu64 " bytes and flexDataOffset %" PRIu64, id, len - foff,
-			       b->flex_size, pl_get64(body + 56));
-	b->flags = pl_get64(body + 32);
-	b->scope = pl_get64(body + 24);
+			       b->flex_size, pl_get64(body + PL_BAT_FLEX_OFFSET));
+	b->flags = pl_get64(body + PL_BAT_FLAGS);
+	b->scope = pl_get64(body + PL_BAT_SCOPE);
 	if (b->scope != PL_SCOPE_NONE)
-		return pr_fail(r, o + 24, "batch of schema %" PRIu64 ": expected scope "
+		return pr_fail(r, o + PL_BAT_SCOPE, "batch of schema %" PRIu64 ": expected scope "
 			       "NVTX_SCOPE_NONE = 0, found %" PRIu64, id, b->scope);
 	if (b->flex_size == 0 || body[foff] != 0)
 		return pr_fail(r, o + foff, "batch of schema %" PRIu64 ": expected flexData "
@@ -682,7 +682,7 @@ static int batch_end(struct nvtxt_payload_reader *r, const struct pr_batch *b, u
 			       "flexData to end after the last string a record uses, found %" PRIu64
 			       " more bytes", id, b->flex_size - w->cursor);
 	if (b->flags != (w->unsorted ? PL_BATCH_UNSORTED : PL_BATCH_TIME_SORTED))
-		return pr_fail(r, o + 32, "batch of schema %" PRIu64 ": expected flags %s (its "
+		return pr_fail(r, o + PL_BAT_FLAGS, "batch of schema %" PRIu64 ": expected flags %s (its "
 			       "events are %sin the order of their first timestamp), found 0x%" PRIx64,
 			       id, w->unsorted ? "UNSORTED = 6" : "TIME_SORTED = 0", w->unsorted ? "not " : "",
 			       b->flags);

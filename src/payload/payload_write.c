@@ -117,9 +117,9 @@ static int pw_section_begin(struct nvtxt_payload_writer *w, enum pl_section type
 {
 	unsigned char h[PL_SECTION_HEADER_SIZE];
 
-	pl_put32(h, type);
-	pl_put32(h + 4, flags);
-	pl_put64(h + 8, len);
+	pl_put32(h + PL_SH_TYPE, type);
+	pl_put32(h + PL_SH_FLAGS, flags);
+	pl_put64(h + PL_SH_LENGTH, len);
 	return pw_write(w, h, sizeof h);
 }
 
@@ -303,14 +303,14 @@ static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s, boo
 			return -1;
 		s->written = true;
 	}
-	pl_put64(h, s->id);
-	pl_put64(h + 8, size);
-	pl_put64(h + 16, PL_BATCH_HEADER_SIZE);
-	pl_put64(h + 24, PL_SCOPE_NONE);
-	pl_put64(h + 32, s->unsorted ? PL_BATCH_UNSORTED : PL_BATCH_TIME_SORTED);
-	pl_put64(h + 40, PL_BATCH_HEADER_SIZE + size);
-	pl_put64(h + 48, s->flex_len);
-	pl_put64(h + 56, 0);
+	pl_put64(h + PL_BAT_SCHEMA_ID, s->id);
+	pl_put64(h + PL_BAT_SIZE, size);
+	pl_put64(h + PL_BAT_EVENTS, PL_BATCH_HEADER_SIZE);
+	pl_put64(h + PL_BAT_SCOPE, PL_SCOPE_NONE);
+	pl_put64(h + PL_BAT_FLAGS, s->unsorted ? PL_BATCH_UNSORTED : PL_BATCH_TIME_SORTED);
+	pl_put64(h + PL_BAT_FLEX_DATA, PL_BATCH_HEADER_SIZE + size);
+	pl_put64(h + PL_BAT_FLEX_SIZE, s->flex_len);
+	pl_put64(h + PL_BAT_FLEX_OFFSET, 0);
 	if (pw_section_begin(w, PL_SEC_BATCH, last ? PL_SEC_GROUP_END : 0, len) ||
 	    pw_write(w, h, sizeof h) ||
 	    pw_chain_write(w, &s->ev) || pw_write(w, &nul, 1) ||
@@ -683,31 +683,31 @@ size_t pl_schema_body(const struct pl_layout *l, unsigned tb, uint64_t id, unsig
 		n = snprintf((char *)body + head, PL_SCHEMA_BODY_MAX - head, "%s %s",
 			     pl_kind_name(l->kind), nvtxt_timebase_name((enum nvtxt_timebase)tb));
 	len = head + (size_t)n + 1;
-	pl_put64(body, PL_SCHEMA_FIELD_MASK);
-	pl_put64(body + 8, head);
-	pl_put64(body + 16, PL_SCHEMA_TYPE_STATIC);
-	pl_put64(body + 24, l->schema_flags);
-	pl_put64(body + 32, PL_SCHEMA_ATTR_SIZE);
-	pl_put64(body + 40, l->n);
-	pl_put64(body + 48, l->stride);
-	pl_put64(body + 56, PL_PACK_ALIGN);
-	pl_put64(body + 64, id);
+	pl_put64(body + PL_SCH_FIELD_MASK, PL_SCHEMA_FIELD_MASK);
+	pl_put64(body + PL_SCH_NAME, head);
+	pl_put64(body + PL_SCH_TYPE, PL_SCHEMA_TYPE_STATIC);
+	pl_put64(body + PL_SCH_FLAGS, l->schema_flags);
+	pl_put64(body + PL_SCH_ENTRIES, PL_SCHEMA_ATTR_SIZE);
+	pl_put64(body + PL_SCH_NUM_ENTRIES, l->n);
+	pl_put64(body + PL_SCH_STATIC_SIZE, l->stride);
+	pl_put64(body + PL_SCH_PACK_ALIGN, PL_PACK_ALIGN);
+	pl_put64(body + PL_SCH_SCHEMA_ID, id);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct pl_entry *e = &l->e[i];
 		unsigned char *p = body + PL_SCHEMA_ATTR_SIZE + i * PL_SCHEMA_ENTRY_SIZE;
 		size_t nl = strlen(e->name) + 1, dl = strlen(e->description) + 1;
 
-		pl_put64(p, e->flags);
-		pl_put64(p + 8, e->type);
-		pl_put64(p + 16, len);
+		pl_put64(p + PL_ENT_FLAGS, e->flags);
+		pl_put64(p + PL_ENT_TYPE, e->type);
+		pl_put64(p + PL_ENT_NAME, len);
 		memcpy(body + len, e->name, nl);
 		len += nl;
-		pl_put64(p + 24, len);
+		pl_put64(p + PL_ENT_DESCRIPTION, len);
 		memcpy(body + len, e->description, dl);
 		len += dl;
-		pl_put64(p + 40, e->offset);
+		pl_put64(p + PL_ENT_OFFSET, e->offset);
 		if (e->flags & PL_EF_TIMESTAMP)
-			pl_put64(p + 48, PL_TIME_DOMAIN_ID_STATIC_START + tb);
+			pl_put64(p + PL_ENT_SEMANTICS, PL_TIME_DOMAIN_ID_STATIC_START + tb);
 	}
 	return len;
 }
@@ -728,15 +728,15 @@ static int pw_finish(void *user)
 	if (w->failed || pw_flush(w))
 		goto fail;
 	memset(h, 0, sizeof h);
-	memcpy(h, PL_MAGIC, PL_MAGIC_LEN);
-	pl_put32(h + 8, PL_BOM);
-	h[12] = PL_VERSION_MAJOR, h[13] = 0;
-	h[14] = PL_VERSION_MINOR, h[15] = 0;
-	pl_put32(h + 16, PL_HEADER_SIZE);
-	pl_put64(h + 24, w->off);
-	pl_put64(h + 32, w->next_ordinal);
-	pl_put64(h + 40, w->nsections);
-	pl_put64(h + 48, PL_NVTX_PAYLOAD_COMPATID);
+	memcpy(h + PL_HDR_MAGIC, PL_MAGIC, PL_MAGIC_LEN);
+	pl_put32(h + PL_HDR_BOM, PL_BOM);
+	pl_put16(h + PL_HDR_MAJOR, PL_VERSION_MAJOR);
+	pl_put16(h + PL_HDR_MINOR, PL_VERSION_MINOR);
+	pl_put32(h + PL_HDR_HEADER_SIZE, PL_HEADER_SIZE);
+	pl_put64(h + PL_HDR_FILE_SIZE, w->off);
+	pl_put64(h + PL_HDR_ORDINALS, w->next_ordinal);
+	pl_put64(h + PL_HDR_SECTIONS, w->nsections);
+	pl_put64(h + PL_HDR_COMPAT_ID, PL_NVTX_PAYLOAD_COMPATID);
 	if (fflush(w->out) || fseek(w->out, 0, SEEK_SET) ||
 	    fwrite(h, 1, sizeof h, w->out) != sizeof h || fseek(w->out, 0, SEEK_END) ||
 	    fflush(w->out))

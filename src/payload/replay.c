@@ -54,12 +54,12 @@ static int replay_register(struct replay *rp, const struct nvtxt_payload_reader 
 		nvtxSemanticsTime_t *sem = &rp->sem[td->tb];
 		uint64_t id;
 
-		a.scopeId = pl_get64(p);
-		a.timestampTypeId = pl_get64(p + 8);
-		a.timeDomainId = pl_get64(p + 16);
-		a.timerFlags = pl_get64(p + 24);
-		a.timerResolution = (int64_t)pl_get64(p + 32);
-		a.timerStart = pl_get64(p + 40);
+		a.scopeId = pl_get64(p + PL_TD_SCOPE);
+		a.timestampTypeId = pl_get64(p + PL_TD_TIMESTAMP_TYPE);
+		a.timeDomainId = pl_get64(p + PL_TD_ID);
+		a.timerFlags = pl_get64(p + PL_TD_TIMER_FLAGS);
+		a.timerResolution = (int64_t)pl_get64(p + PL_TD_RESOLUTION);
+		a.timerStart = pl_get64(p + PL_TD_TIMER_START);
 		id = nvtxTimeDomainRegister(rp->dom, &a);
 		sem->header.structSize = sizeof *sem;
 		sem->header.semanticId = NVTX_SEMANTIC_ID_TIME_V1;
@@ -79,22 +79,22 @@ static int replay_register(struct replay *rp, const struct nvtxt_payload_reader 
 		memset(e, 0, sizeof e);
 		for (size_t j = 0; j < s->l.n; j++) {
 			const unsigned char *q = s->entries + j * PL_SCHEMA_ENTRY_SIZE;
-			uint64_t desc = pl_get64(q + 24);
+			uint64_t desc = pl_get64(q + PL_ENT_DESCRIPTION);
 
-			e[j].flags = pl_get64(q);
-			e[j].type = pl_get64(q + 8);
-			e[j].name = (const char *)s->body + pl_get64(q + 16);
+			e[j].flags = pl_get64(q + PL_ENT_FLAGS);
+			e[j].type = pl_get64(q + PL_ENT_TYPE);
+			e[j].name = (const char *)s->body + pl_get64(q + PL_ENT_NAME);
 			e[j].description = desc ? (const char *)s->body + desc : NULL;
-			e[j].arrayOrUnionDetail = pl_get64(q + 32);
-			e[j].offset = pl_get64(q + 40);
-			if (pl_get64(q + 48) && s->tb < PL_NO_TB)
+			e[j].arrayOrUnionDetail = pl_get64(q + PL_ENT_DETAIL);
+			e[j].offset = pl_get64(q + PL_ENT_OFFSET);
+			if (pl_get64(q + PL_ENT_SEMANTICS) && s->tb < PL_NO_TB)
 				e[j].semantics = &rp->sem[s->tb].header;
 		}
 		memset(&a, 0, sizeof a);
-		a.fieldMask = pl_get64(s->body);
+		a.fieldMask = pl_get64(s->body + PL_SCH_FIELD_MASK);
 		a.name = s->name;
-		a.type = pl_get64(s->body + 16);
-		a.flags = pl_get64(s->body + 24);
+		a.type = pl_get64(s->body + PL_SCH_TYPE);
+		a.flags = pl_get64(s->body + PL_SCH_FLAGS);
 		a.entries = e;
 		a.numEntries = s->l.n;
 		a.payloadStaticSize = s->l.stride;
