@@ -59,4 +59,41 @@ head -c 3000000 "$T/t.payload" | limited "$NVTXTC" lint - >"$T/out" 2>"$T/err"
 st=$?
 [ $st = 1 ] && grep -q "offset 24: expected a file of [0-9]* bytes (the header's size), found 3000000 bytes (truncated) \[payload-format\]" "$T/err"
 ok $? "a payload cut at 3 MB on a pipe: exit $st, $(head -n 1 "$T/err")"
+
+# A batch that claims more bytes than a flush group holds: refused from its
+# section header, before anything is allocated (a pipe cannot be measured:
+# the header's file size is raised with it), exit 1.
+python3 - "$T/t.payload" "$T/big.payload" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+o = 64
+while struct.unpack_from('<I', b, o)[0] != 3:  # the first batch
+    o += 16 + ((struct.unpack_from('<Q', b, o + 8)[0] + 7) & ~7)
+struct.pack_into('<Q', b, o + 8, 1 << 40)
+struct.pack_into('<Q', b, 24, 1 << 41)
+open(sys.argv[2], 'wb').write(b)
+print(o, file=open(sys.argv[2] + '.off', 'w'))
+PY
+ok $? "a payload whose first batch claims 2^40 bytes (python3: apt-get install python3)"
+boff=$(cat "$T/big.payload.off")
+cat "$T/big.payload" | limited "$NVTXTC" lint - >"$T/out" 2>"$T/err"
+st=$?
+[ $st = 1 ] && grep -q "offset $((boff + 8)): batch: expected at most [0-9]* bytes (a flush group's records and strings, and one string of at most 131071 bytes), found 1099511627776 \[payload-format\]" "$T/err"
+ok $? "... from a pipe $under: exit $st, $(head -n 1 "$T/err")"
+
+# The read-ahead (a second thread reads and checks the sections) changes
+# nothing: lint and --emit=nvtxt of good and broken payloads give the same
+# output, messages and status with -j 1 (one thread) and -j 2.
+for at in 100000 1500000 2900000 3500000; do
+	python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[int(sys.argv[3])] ^= 0x5a; open(sys.argv[2], "wb").write(b)' \
+		"$T/t.payload" "$T/bad$at.payload" "$at"
+done
+for f in "$T/t.payload" "$T"/bad*.payload "$T/big.payload"; do
+	for cmd in lint --emit=nvtxt; do
+		"$NVTXTC" $cmd -j 1 "$f" >"$T/one" 2>&1; s1=$?
+		"$NVTXTC" $cmd -j 2 "$f" >"$T/two" 2>&1; s2=$?
+		[ "$s1" = "$s2" ] && cmp -s "$T/one" "$T/two"
+		ok $? "$cmd $(basename "$f"): -j 1 and -j 2 agree (exit $s1, $(grep -m 1 -o 'offset [0-9]*: [^[]*' "$T/one" | cut -c 1-60))"
+	done
+done
 done_testing

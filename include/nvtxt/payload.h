@@ -42,7 +42,8 @@ void nvtxt_payload_writer_free(struct nvtxt_payload_writer *w);
  * write error (EIO when the stream's error flag is set without errno),
  * ENOMEM, or EINVAL when the event stream breaks the contract of backend.h
  * (an ordinal out of sequence, a TimeBase out of range, a string with a NUL
- * byte); a RangePop needs no ev->push (its record is its own); after an error the writer ignores further calls and its
+ * byte), or holds a string over 131071 bytes (longer than any NVTXT line:
+ * nvtxt-payload(5), READING AS A STREAM); a RangePop needs no ev->push (its record is its own); after an error the writer ignores further calls and its
  * output is garbage.
  */
 struct nvtxt_backend nvtxt_payload_backend(struct nvtxt_payload_writer *w);
@@ -124,7 +125,11 @@ struct nvtxt_compile_result;
  * lint): every record, in ordinal order, goes through the rules of
  * nvtxt(5) that span calls (push/pop pairing, the category tree, names);
  * those of a single call are nvtxt-payload(5)'s own.  Of opt, only
- * display_name, diag_config, sink and backend are used.  Diagnostics
+ * display_name, diag_config, sink, backend and read_ahead are used;
+ * with read_ahead, a second thread reads and checks the sections and
+ * decodes the calls ahead of the one that checks them and hands them on
+ * (at most 4096 calls ahead: memory stays bounded), started and joined by
+ * this call; the calls, diagnostics and errors are the same.  Diagnostics
  * point at line ordinal + 1, column 1: the call's line in the file's
  * normal form; they have no source excerpt.  Reads the rest of the file:
  * the calls before a format error have been checked and handed on when it

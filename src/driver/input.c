@@ -510,6 +510,7 @@ static int decompile_one(const struct options *opt, const struct nvtxt_diag_sink
 		.diag_config = &opt->diag,
 		.sink = *sink,
 		.backend = be,
+		.read_ahead = opt->read_ahead,
 	};
 	struct nvtxt_compile_result res;
 	char err[512];

@@ -18,6 +18,7 @@
 #include "nvtxt/compile.h"
 #include "diag_engine.h"
 #include "nvtxt/payload.h"
+#include "payload_reader.h"
 #include "sema.h"
 #include "util.h"
 
@@ -32,17 +33,17 @@ struct payload_run {
 	size_t errlen;
 };
 
-static int to_passes(void *user, const struct nvtxt_event *in)
+/* A call of the reader's chunk (ours to change), at its line of the normal form. */
+static int to_passes(void *user, struct nvtxt_event *ev)
 {
 	struct payload_run *run = user;
-	struct nvtxt_event ev = *in;
 	int e;
 
-	ev.loc.line = in->ordinal < UINT32_MAX ? (uint32_t)in->ordinal + 1 : UINT32_MAX;
-	ev.loc.col = 1;
-	ev.loc.len = 0;
-	ev.loc.line_offset = 0;
-	sema_event(run->sema, &ev);
+	ev->loc.line = ev->ordinal < UINT32_MAX ? (uint32_t)ev->ordinal + 1 : UINT32_MAX;
+	ev->loc.col = 1;
+	ev->loc.len = 0;
+	ev->loc.line_offset = 0;
+	sema_event(run->sema, ev);
 	if (sema_status(run->sema, &e) != NVTXT_OK) {
 		/* the back end's failure stops the reader; its status is taken from the passes after */
 		errno = e ? e : EIO;
@@ -59,10 +60,10 @@ static int to_nothing(void *user)
 
 static void run_passes(struct payload_run *run)
 {
-	struct nvtxt_backend be = { run, to_passes, NULL, to_nothing };
+	struct pr_calls calls = { run, to_passes, to_nothing };
 
 	run->sema = sema_new(&run->diags, run->opt->backend);
-	run->rc = nvtxt_payload_decompile(run->r, &be, run->err, run->errlen);
+	run->rc = pr_decompile(run->r, &calls, run->err, run->errlen);
 	if (run->rc == 0) {
 		sema_finish(run->sema);
 		diag_finish(&run->diags);
@@ -94,7 +95,9 @@ int nvtxt_payload_compile(struct nvtxt_payload_reader *r, const struct nvtxt_com
 	run.err = err;
 	run.errlen = errlen;
 	nvtxt_diags_init(&run.diags, opt->diag_config, opt->sink, opt->display_name);
+	r->read_ahead = opt->read_ahead;
 	failure = run_guarded(&run);
+	pr_ahead_stop(r); /* after a failure that left nvtxt_payload_decompile by the guard */
 	if (run.sema) {
 		res->status = sema_status(run.sema, &res->io_errno);
 		sema_free(run.sema);

@@ -193,6 +193,19 @@ PL_CHECK(PL_NVTX_PAYLOAD_COMPATID, NVTX_EXT_PAYLOAD_COMPATID);
  */
 #define PL_GROUP_EVENTS 16384u
 #define PL_GROUP_BYTES (2u << 20)
+/*
+ * The longest string a record holds, in bytes before its NUL: no NVTXT
+ * line is longer (READER_LINE_MAX, src/frontend/reader.h), and the writer
+ * refuses a longer one from elsewhere.  With it, the bound of a batch's
+ * body: its header, the leading NUL of flexData, the records and strings
+ * of its flush group short of PL_GROUP_BYTES, and the highest-ordinal
+ * record that reached the limit (its entries, at most 8 bytes each, and
+ * one string).  The reader refuses a longer batch before it allocates.
+ */
+#define PL_STRING_MAX 131071u
+#define PL_STRIDE_MAX (8u * PL_MAX_ENTRIES)
+#define PL_BATCH_BODY_MAX \
+	(PL_BATCH_HEADER_SIZE + 1u + (PL_GROUP_BYTES - 1u) + PL_STRIDE_MAX + PL_STRING_MAX + 1u)
 enum pl_section {
 	PL_SEC_TIME_DOMAINS = 1, /* array of PL_TIME_DOMAIN_SIZE records */
 	PL_SEC_SCHEMA = 2,       /* one schema */
@@ -293,6 +306,7 @@ enum pl_role {
 };
 
 #define PL_MAX_ENTRIES 11
+_Static_assert(PL_BATCH_BODY_MAX == 2228376u, "nvtxt-payload(5) gives the bound of a batch");
 
 struct pl_entry {
 	enum pl_role role;
@@ -451,6 +465,9 @@ struct pr_schema {
 	uint16_t roff[PL_R_COUNT]; /* each role's offset in a record */
 	uint8_t rsize[PL_R_COUNT]; /* each role's size: 4, 8, or 0 when the schema has none */
 	uint32_t pad_words;        /* bit k: bytes 4k..4k+3 of a record belong to no entry */
+	/* what every call of the schema has: its command (enum nvtxt_command),
+	 * the arguments it always has (NVTXT_BIT), its enum nvtxt_timebase */
+	unsigned cmd, required, timebase;
 };
 
 /* A batch read and checked; its body is owned (pr_batch_free). */
@@ -496,6 +513,8 @@ static inline uint64_t pr_field(const struct pr_schema *s, const unsigned char *
 	return s->rsize[role] == 8 ? pl_get64(rec + s->roff[role])
 	       : s->rsize[role] ? pl_get32(rec + s->roff[role]) : 0;
 }
+/* What every call of schema s has (pr_event reads it): set once s is checked. */
+void pr_schema_calls(struct pr_schema *s);
 /* The call of a record. */
 struct nvtxt_event;
 void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev);

@@ -237,6 +237,10 @@ static int section_header(struct nvtxt_payload_reader *r, uint64_t *typep, uint3
 	if (type == PL_SEC_SCHEMA && len > PL_SCHEMA_BODY_MAX)
 		return pr_fail(r, o + PL_SH_LENGTH, "schema: expected at most %u bytes, found %" PRIu64,
 			       PL_SCHEMA_BODY_MAX, len);
+	if (type == PL_SEC_BATCH && len > PL_BATCH_BODY_MAX)
+		return pr_fail(r, o + PL_SH_LENGTH, "batch: expected at most %u bytes (a flush group's "
+			       "records and strings, and one string of at most %u bytes), found %" PRIu64,
+			       PL_BATCH_BODY_MAX, PL_STRING_MAX, len);
 	if (++r->nsec > r->nsections)
 		return pr_fail(r, o, "expected %" PRIu64 " sections (the header's count), found "
 			       "another", r->nsections);
@@ -403,6 +407,7 @@ void nvtxt_payload_reader_free(struct nvtxt_payload_reader *r)
 {
 	if (!r)
 		return;
+	pr_chunks_free(r);
 	for (size_t i = 0; i < r->nschemas; i++)
 		free(r->schemas[i].body);
 	free(r->schemas);
@@ -411,7 +416,7 @@ void nvtxt_payload_reader_free(struct nvtxt_payload_reader *r)
 		r->active = b->next;
 		pr_batch_free(NULL, b);
 	}
-	pr_batch_free(NULL, r->spare);
+	pr_pool_free(r);
 	free(r->dedup);
 	free(r->display_name);
 	free(r);
@@ -441,18 +446,16 @@ static struct nvtxt_str pr_str(const struct pr_batch *b, uint64_t off)
 	return s;
 }
 
-void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev)
+void pr_schema_calls(struct pr_schema *s)
 {
-	const struct pr_schema *s = b->s;
-	uint64_t present = pr_field(s, rec, PL_R_PRESENT);
 	static const enum nvtxt_command cmd[PL_K_COUNT] = {
 		NVTXT_CMD_MARKER, NVTXT_CMD_RANGE_START_END, NVTXT_CMD_RANGE_PUSH,
 		NVTXT_CMD_RANGE_POP, NVTXT_CMD_NAME_CATEGORY, NVTXT_CMD_ADD_CHILD_CATEGORY,
 		NVTXT_CMD_NAME_OS_THREAD, NVTXT_CMD_NAME_PROCESS,
 		NVTXT_CMD_SET_FILE_DISPLAY_NAME,
 	};
-	static const uint32_t required[PL_K_COUNT] = {
 #define B(x) NVTXT_BIT(NVTXT_ARG_##x)
+	static const uint32_t required[PL_K_COUNT] = {
 		B(TIME) | B(TIMEBASE) | B(PROCESS_ID) | B(THREAD_ID),
 		B(START) | B(END) | B(TIMEBASE) | B(PROCESS_ID) | B(THREAD_ID),
 		B(TIME) | B(TIMEBASE) | B(PROCESS_ID) | B(THREAD_ID),
@@ -463,37 +466,72 @@ void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_e
 		B(PROCESS_ID) | B(NAME),
 		B(NAME),
 	};
+#undef B
+	s->cmd = cmd[s->l.kind];
+	s->required = required[s->l.kind];
+	s->timebase = s->tb < NVTXT_TB_COUNT ? s->tb : NVTXT_TB_QPC;
+}
+
+/* The arguments of each combination of Present bits (PL_PRESENT_*). */
+#define PB(x) NVTXT_BIT(NVTXT_ARG_##x)
+#define PR_PRESENT(p) ((p & PL_PRESENT_CATEGORY ? PB(CATEGORY_ID) : 0) | \
+		       (p & PL_PRESENT_COLOR ? PB(COLOR) : 0) | \
+		       (p & PL_PRESENT_MESSAGE ? PB(MESSAGE) : 0) | \
+		       (p & PL_PRESENT_PAYLOAD ? PB(PAYLOAD) : 0))
+static const uint32_t pr_present[PL_PRESENT_ALL + 1] = {
+	PR_PRESENT(0), PR_PRESENT(1), PR_PRESENT(2), PR_PRESENT(3), PR_PRESENT(4),
+	PR_PRESENT(5), PR_PRESENT(6), PR_PRESENT(7), PR_PRESENT(8), PR_PRESENT(9),
+	PR_PRESENT(10), PR_PRESENT(11), PR_PRESENT(12), PR_PRESENT(13), PR_PRESENT(14),
+	PR_PRESENT(15),
+};
+#undef PR_PRESENT
+#undef PB
+
+/* A ProcessId or ThreadId: 4 or 8 bytes as the schema says. */
+static inline int64_t pr_id(const struct pr_schema *s, const unsigned char *rec, enum pl_role role)
+{
+	return s->rsize[role] == 8 ? (int64_t)pl_get64(rec + s->roff[role])
+	       : (int64_t)pl_get32(rec + s->roff[role]);
+}
+
+void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev)
+{
+	const struct pr_schema *s = b->s;
 
 	memset(ev, 0, sizeof *ev);
-	ev->command = cmd[s->l.kind];
-	ev->present = required[s->l.kind];
-	if (present & PL_PRESENT_CATEGORY)
-		ev->present |= B(CATEGORY_ID);
-	if (present & PL_PRESENT_COLOR)
-		ev->present |= B(COLOR);
-	if (present & PL_PRESENT_MESSAGE)
-		ev->present |= B(MESSAGE);
-	if (present & PL_PRESENT_PAYLOAD)
-		ev->present |= B(PAYLOAD);
-#undef B
-	ev->timebase = s->tb < NVTXT_TB_COUNT ? (enum nvtxt_timebase)s->tb : NVTXT_TB_QPC;
-	if (s->l.kind == PL_K_START_END) {
-		ev->start = (int64_t)pr_field(s, rec, PL_R_START);
-		ev->end = (int64_t)pr_field(s, rec, PL_R_END);
-	} else {
-		ev->time = (int64_t)pr_field(s, rec, PL_R_TIME);
+	ev->command = (enum nvtxt_command)s->cmd;
+	ev->present = s->required;
+	ev->timebase = (enum nvtxt_timebase)s->timebase;
+	ev->ordinal = pl_get64(rec + s->roff[PL_R_ORDINAL]);
+	switch (s->l.kind) {
+	case PL_K_START_END:
+		ev->start = (int64_t)pl_get64(rec + s->roff[PL_R_START]);
+		ev->end = (int64_t)pl_get64(rec + s->roff[PL_R_END]);
+		goto optional;
+	case PL_K_MARKER:
+	case PL_K_PUSH:
+		ev->time = (int64_t)pl_get64(rec + s->roff[PL_R_TIME]);
+	optional: /* what the checks left: absent values are 0, Present has no other bit */
+		ev->present |= pr_present[pl_get32(rec + s->roff[PL_R_PRESENT]) & PL_PRESENT_ALL];
+		ev->category_id = pl_get32(rec + s->roff[PL_R_CATEGORY]);
+		ev->color = pl_get32(rec + s->roff[PL_R_COLOR]);
+		ev->payload = (int64_t)pl_get64(rec + s->roff[PL_R_PAYLOAD]);
+		ev->message = pr_str(b, pl_get64(rec + s->roff[PL_R_MESSAGE]));
+		break;
+	case PL_K_POP:
+		ev->time = (int64_t)pl_get64(rec + s->roff[PL_R_TIME]);
+		break;
+	default: /* the naming calls */
+		ev->category_id = (uint32_t)pr_field(s, rec, PL_R_CATEGORY);
+		ev->parent_category_id = (uint32_t)pr_field(s, rec, PL_R_PARENT);
+		if (s->rsize[PL_R_NAME])
+			ev->name = pr_str(b, pr_field(s, rec, PL_R_NAME));
+		break;
 	}
-	ev->process_id = (int64_t)pr_field(s, rec, PL_R_PID);
-	ev->thread_id = (int64_t)pr_field(s, rec, PL_R_TID);
-	ev->category_id = (uint32_t)pr_field(s, rec, PL_R_CATEGORY);
-	ev->parent_category_id = (uint32_t)pr_field(s, rec, PL_R_PARENT);
-	ev->color = (uint32_t)pr_field(s, rec, PL_R_COLOR);
-	ev->payload = (int64_t)pr_field(s, rec, PL_R_PAYLOAD);
-	if (s->l.at[PL_R_MESSAGE] >= 0)
-		ev->message = pr_str(b, pr_field(s, rec, PL_R_MESSAGE));
-	if (s->l.at[PL_R_NAME] >= 0)
-		ev->name = pr_str(b, pr_field(s, rec, PL_R_NAME));
-	ev->ordinal = pr_field(s, rec, PL_R_ORDINAL);
+	if (s->rsize[PL_R_PID])
+		ev->process_id = pr_id(s, rec, PL_R_PID);
+	if (s->rsize[PL_R_TID])
+		ev->thread_id = pr_id(s, rec, PL_R_TID);
 }
 
 int pr_result(const struct nvtxt_payload_reader *r, char *err, size_t errlen)
@@ -503,68 +541,158 @@ int pr_result(const struct nvtxt_payload_reader *r, char *err, size_t errlen)
 	return r->io_errno ? NVTXT_PAYLOAD_EIO : NVTXT_PAYLOAD_EFORMAT;
 }
 
-int nvtxt_payload_decompile(struct nvtxt_payload_reader *r, const struct nvtxt_backend *be,
-			    char *err, size_t errlen)
+/* The next batch, the end or an error, as pr_next gives them (time domains and schemas skipped). */
+static enum pr_item pr_next_batch(struct nvtxt_payload_reader *r, struct pr_batch **bp)
 {
-	struct nvtxt_event ev;
-	struct pr_batch *last = NULL, **tail;
 	enum pr_item it;
 
-	if (errlen)
-		err[0] = 0;
-	for (r->next = 0; r->next < r->nevents;) {
-		struct pr_batch *b = NULL, **link = &r->active;
-		const unsigned char *rec;
+	while ((it = pr_next(r, bp)) == PR_TIME_DOMAIN || it == PR_SCHEMA)
+		;
+	return it;
+}
 
-		/* the batch of the last record first: calls of a kind come in runs */
-		if (last && last->cur < last->nev &&
-		    pr_field(last->s, last->events + last->cur * last->s->l.stride, PL_R_ORDINAL) ==
-		    r->next) {
-			b = last;
-		} else {
-			for (; *link; link = &(*link)->next)
-				if (pr_field((*link)->s, (*link)->events + (*link)->cur *
-					     (*link)->s->l.stride, PL_R_ORDINAL) == r->next)
-					break;
-			b = *link;
+/* The ordinal of batch b's next record. */
+static uint64_t pr_next_ordinal(const struct pr_batch *b)
+{
+	return pl_get64(b->events + b->cur * b->s->l.stride + b->s->roff[PL_R_ORDINAL]);
+}
+
+/*
+ * The batch that holds ordinal r->next: the last one used (calls of a kind
+ * come in runs), another active one, or the next batch read, which starts
+ * with the lowest ordinal not read and joins the active ones.  PR_BATCH,
+ * or PR_END / PR_ERROR from reading.
+ */
+static enum pr_item pr_holder(struct nvtxt_payload_reader *r, struct pr_batch **bp)
+{
+	struct pr_batch **link, *last = r->last;
+	enum pr_item it;
+
+	if (last && pr_next_ordinal(last) == r->next) {
+		*bp = last;
+		return PR_BATCH;
+	}
+	for (link = &r->active; *link; link = &(*link)->next)
+		if (pr_next_ordinal(*link) == r->next) {
+			*bp = *link;
+			return PR_BATCH;
 		}
-		if (!b) {
-			/* the next batch holds it: it starts with the lowest ordinal not read */
-			while ((it = pr_next(r, &b)) == PR_TIME_DOMAIN || it == PR_SCHEMA)
-				;
-			if (it == PR_ERROR)
-				return pr_result(r, err, errlen);
-			if (it == PR_END) /* cannot happen: pr_end checks every ordinal was read */
-				break;
-			for (tail = &r->active; *tail; tail = &(*tail)->next)
-				;
-			*tail = b;
+	it = pr_next_batch(r, bp);
+	if (it == PR_BATCH)
+		*link = *bp; /* the end of the list */
+	return it;
+}
+
+/* After the last ordinal: the rest of the file, which holds no record (pr_end checks it). */
+static enum pr_item pr_rest(struct nvtxt_payload_reader *r, struct pr_chunk *c)
+{
+	struct pr_batch *b;
+	enum pr_item it;
+
+	while ((it = pr_next_batch(r, &b)) == PR_BATCH) {
+		b->next = c->retired; /* cannot happen: pr_batch rejects ordinals past the count */
+		c->retired = b;
+	}
+	return it;
+}
+
+void pr_fill(struct nvtxt_payload_reader *r, struct pr_chunk *c)
+{
+	struct pr_batch *b, **link;
+	enum pr_item it;
+
+	c->n = 0;
+	c->end = PR_BATCH;
+	c->retired = NULL;
+	while (c->n < PR_CHUNK_EVENTS) {
+		if (r->next == r->nevents) {
+			c->end = pr_rest(r, c);
+			return;
 		}
-		rec = b->events + b->cur * b->s->l.stride;
-		pr_event(b, rec, &ev);
-		if (be->event(be->user, &ev))
-			goto io;
+		it = pr_holder(r, &b);
+		if (it != PR_BATCH) { /* PR_END cannot happen: pr_end checks every ordinal was read */
+			c->end = it;
+			return;
+		}
+		pr_event(b, b->events + b->cur * b->s->l.stride, &c->ev[c->n++]);
 		r->next++;
-		last = b;
-		if (++b->cur == b->nev) {
+		r->last = b;
+		if (++b->cur == b->nev) { /* used up: freed once the chunk's calls are handed on */
 			for (link = &r->active; *link != b; link = &(*link)->next)
 				;
 			*link = b->next;
-			pr_batch_free(r, b);
-			last = NULL;
+			b->next = c->retired;
+			c->retired = b;
+			r->last = NULL;
 		}
 	}
-	while ((it = pr_next(r, &last)) != PR_END) {
-		if (it == PR_ERROR)
-			return pr_result(r, err, errlen);
-		pr_batch_free(r, last); /* cannot happen: pr_batch rejects ordinals past the count */
+}
+
+/* Every call in ordinal order to c; 0, or the failure as nvtxt_payload_decompile's. */
+static int pr_records(struct nvtxt_payload_reader *r, const struct pr_calls *be)
+{
+	for (;;) {
+		struct pr_chunk *c = pr_chunk_get(r);
+		enum pr_item end;
+
+		if (!c)
+			return pr_fail_io(r, ENOMEM), NVTXT_PAYLOAD_EFORMAT;
+		for (size_t i = 0; i < c->n; i++)
+			if (be->event(be->user, &c->ev[i])) {
+				pr_chunk_put(r, c);
+				return NVTXT_PAYLOAD_EIO;
+			}
+		end = c->end;
+		pr_chunk_put(r, c);
+		if (end == PR_ERROR)
+			return NVTXT_PAYLOAD_EFORMAT;
+		if (end == PR_END)
+			break;
 	}
-	if (be->finish(be->user))
-		goto io;
-	return 0;
-io:
+	return be->finish(be->user) ? NVTXT_PAYLOAD_EIO : 0;
+}
+
+/* A back end as pr_calls: its event callback, which takes the call as const. */
+static int pr_to_backend(void *user, struct nvtxt_event *ev)
+{
+	const struct nvtxt_backend *be = user;
+
+	return be->event(be->user, ev);
+}
+
+static int pr_finish_backend(void *user)
+{
+	const struct nvtxt_backend *be = user;
+
+	return be->finish(be->user);
+}
+
+int nvtxt_payload_decompile(struct nvtxt_payload_reader *r, const struct nvtxt_backend *be,
+			    char *err, size_t errlen)
+{
+	struct pr_calls c = { (void *)be, pr_to_backend, pr_finish_backend };
+
+	return pr_decompile(r, &c, err, errlen);
+}
+
+int pr_decompile(struct nvtxt_payload_reader *r, const struct pr_calls *be, char *err, size_t errlen)
+{
+	int rc, e;
+
 	if (errlen)
-		snprintf(err, errlen, "write error: %s", strerror(errno));
-	r->io_errno = errno ? errno : EIO;
-	return NVTXT_PAYLOAD_EIO;
+		err[0] = 0;
+	r->next = 0;
+	if (r->read_ahead && !r->ahead && !r->failed && !r->ended)
+		pr_ahead_start(r); /* -1: this thread reads */
+	rc = pr_records(r, be);
+	e = errno; /* of a failed callback */
+	pr_ahead_stop(r);
+	if (rc == NVTXT_PAYLOAD_EFORMAT)
+		return pr_result(r, err, errlen);
+	if (rc == NVTXT_PAYLOAD_EIO) {
+		if (errlen)
+			snprintf(err, errlen, "write error: %s", strerror(e));
+		r->io_errno = e ? e : EIO;
+	}
+	return rc;
 }

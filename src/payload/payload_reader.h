@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "nvtxt/language.h"
 #include "nvtxt/payload.h"
 #include "payload_layout.h"
 
@@ -19,6 +20,16 @@
  * most.  Allocated once, never moved: batches in use point at them.
  */
 #define PR_MAX_SCHEMAS (PL_K_COUNT * (PL_NO_TB + 1) * 4)
+#define PR_POOL_COUNT 16 /* used batches kept for their buffers (payload_ahead.c) */
+#define PR_CHUNK_EVENTS 1024
+
+/* Calls decoded in ordinal order, handed from pr_fill to the back end. */
+struct pr_chunk {
+	struct nvtxt_event ev[PR_CHUNK_EVENTS];
+	size_t n;
+	enum pr_item end;          /* PR_BATCH: more chunks follow; else PR_END or PR_ERROR after these */
+	struct pr_batch *retired;  /* batches used up by these calls (their strings): freed with the chunk */
+};
 
 struct nvtxt_payload_reader {
 	nvtxt_payload_read_fn read;
@@ -53,7 +64,11 @@ struct nvtxt_payload_reader {
 
 	uint64_t *dedup;           /* the batch's strings (flexData offsets), open addressing */
 	size_t dedup_cap;
-	struct pr_batch *spare;    /* a used batch whose buffer is kept */
+	struct pr_batch *pool[PR_POOL_COUNT]; /* used batches whose buffers are kept */
+	size_t npool;
+	uint64_t pool_bytes;       /* their buffers' bytes */
+	bool read_ahead;           /* decompile: read and check in a second thread */
+	struct pr_ahead *ahead;    /* that thread, while it runs */
 
 	char *display_name;        /* the last SetFileDisplayName so far */
 
@@ -62,6 +77,9 @@ struct nvtxt_payload_reader {
 	char err[512];
 
 	struct pr_batch *active;   /* decompile: batches not used up, in file order */
+	struct pr_batch *last;     /* decompile: the batch of the last call, unless used up */
+	struct pr_chunk *solo;     /* decompile without read-ahead: the one chunk */
+	struct pr_chunk *in_use;   /* decompile: the chunk whose calls are being handed on */
 	uint64_t next;             /* decompile: the next ordinal to hand on */
 };
 
@@ -74,9 +92,46 @@ int pr_fail_io(struct nvtxt_payload_reader *r, int e);
 /* payload_sections.c: each checks a section's body of len bytes at file offset o; 0 or -1 (pr_fail). */
 int pr_time_domains(struct nvtxt_payload_reader *r, const unsigned char *p, uint64_t o);
 int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len, uint64_t o);
-/* A batch for a body of len bytes (the spare one when it is big enough); NULL with errno ENOMEM. */
-struct pr_batch *pr_batch_alloc(struct nvtxt_payload_reader *r, uint64_t len);
 int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, uint64_t o,
 	     uint32_t secflags);
+
+/*
+ * payload_ahead.c.  A batch for a body of len bytes (at most
+ * PL_BATCH_BODY_MAX and its padding), its buffer from the pool when one is
+ * there; NULL with errno ENOMEM.  pr_batch_free (payload_layout.h) gives
+ * it back to the pool; pr_pool_free frees the pool.
+ */
+struct pr_batch *pr_batch_alloc(struct nvtxt_payload_reader *r, uint64_t len);
+void pr_pool_free(struct nvtxt_payload_reader *r);
+/*
+ * The read-ahead of nvtxt_payload_decompile: pr_ahead_start starts a
+ * thread that reads, checks, orders and decodes the calls into chunks
+ * ahead of the caller (0; -1: no thread, and pr_chunk_get fills each chunk
+ * itself); pr_ahead_stop ends and joins the thread and frees what it read
+ * ahead (no-op without one).
+ */
+int pr_ahead_start(struct nvtxt_payload_reader *r);
+void pr_ahead_stop(struct nvtxt_payload_reader *r);
+/*
+ * The next chunk of calls (decoded by the thread, or now by pr_fill
+ * without one); NULL only on ENOMEM without a thread.  pr_chunk_put gives
+ * it back, with its retired batches, once its calls are handed on.
+ */
+struct pr_chunk *pr_chunk_get(struct nvtxt_payload_reader *r);
+void pr_chunk_put(struct nvtxt_payload_reader *r, struct pr_chunk *c);
+/* Stops the thread and frees the chunks and the batches they still hold. */
+void pr_chunks_free(struct nvtxt_payload_reader *r);
+/*
+ * nvtxt_payload_decompile for a caller that takes each call as its own to
+ * change (the chunk's: valid during the callback only).
+ */
+struct pr_calls {
+	void *user;
+	int (*event)(void *user, struct nvtxt_event *ev);
+	int (*finish)(void *user);
+};
+int pr_decompile(struct nvtxt_payload_reader *r, const struct pr_calls *c, char *err, size_t errlen);
+/* payload_read.c: fills c with the next calls in ordinal order, up to the end or an error. */
+void pr_fill(struct nvtxt_payload_reader *r, struct pr_chunk *c);
 
 #endif

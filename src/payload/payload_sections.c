@@ -326,6 +326,7 @@ int pr_schema(struct nvtxt_payload_reader *r, struct pr_schema *s, uint64_t len,
 		return -1;
 	s->name = name;
 	schema_derive(s);
+	pr_schema_calls(s);
 	if (pl_kind_timed(kind))
 		r->td_used[tb] = true;
 	r->expect_tb = -1;
@@ -418,15 +419,15 @@ static int pr_record_string(struct nvtxt_payload_reader *r, const struct pr_batc
 	return 0;
 }
 
-/* The checks of one record at file offset o, in batch b.  *bytes: as the writer counts them. */
+/* The checks of one record at file offset o, in batch b, whose first timestamp is t0.
+ * *bytes: as the writer counts them. */
 static int pr_record(struct nvtxt_payload_reader *r, const struct pr_batch *b,
-		     const unsigned char *rec, uint64_t o, uint64_t *cursor, size_t *nstr,
-		     uint64_t *bytes)
+		     const unsigned char *rec, uint64_t o, int64_t t0, uint64_t *cursor,
+		     size_t *nstr, uint64_t *bytes)
 {
 	const struct pr_schema *s = b->s;
 	const struct pl_layout *l = &s->l;
 	uint64_t present = pr_field(s, rec, PL_R_PRESENT);
-	int64_t t0 = pr_first_time(s, rec);
 	int64_t t1 = (int64_t)pr_field(s, rec, PL_R_END);
 
 #define AT(role) (o + s->roff[role])
@@ -445,12 +446,18 @@ static int pr_record(struct nvtxt_payload_reader *r, const struct pr_batch *b,
 		if (present & ~(uint64_t)PL_PRESENT_ALL)
 			return pr_fail(r, AT(PL_R_PRESENT), "expected presence bits within "
 				       "0x%x, found 0x%" PRIx64, PL_PRESENT_ALL, present);
-		for (size_t i = 0; i < 4; i++)
-			if (!(present & opt[i].bit) && pr_field(s, rec, opt[i].role))
-				return pr_fail(r, AT(opt[i].role), "expected 0 in absent "
-					       "%s (its Present bit %u is clear), found %" PRIu64,
-					       l->e[l->at[opt[i].role]].name, opt[i].bit,
-					       pr_field(s, rec, opt[i].role));
+		/* the optional entries of every schema with Present: 4, 4, 8 and 8 bytes */
+		if (present != PL_PRESENT_ALL &&
+		    ((!(present & PL_PRESENT_CATEGORY) && pl_get32(rec + s->roff[PL_R_CATEGORY])) ||
+		     (!(present & PL_PRESENT_COLOR) && pl_get32(rec + s->roff[PL_R_COLOR])) ||
+		     (!(present & PL_PRESENT_MESSAGE) && pl_get64(rec + s->roff[PL_R_MESSAGE])) ||
+		     (!(present & PL_PRESENT_PAYLOAD) && pl_get64(rec + s->roff[PL_R_PAYLOAD]))))
+			for (size_t i = 0; i < 4; i++)
+				if (!(present & opt[i].bit) && pr_field(s, rec, opt[i].role))
+					return pr_fail(r, AT(opt[i].role), "expected 0 in absent "
+						       "%s (its Present bit %u is clear), found %" PRIu64,
+						       l->e[l->at[opt[i].role]].name, opt[i].bit,
+						       pr_field(s, rec, opt[i].role));
 	}
 	if (pl_kind_timed(l->kind) && s->tb != NVTXT_TB_RELATIVE && (t0 < 0 || t1 < 0))
 		return pr_fail(r, t0 < 0 ? o + l->e[0].offset : AT(PL_R_END), "expected timestamps "
@@ -470,55 +477,19 @@ static int pr_record(struct nvtxt_payload_reader *r, const struct pr_batch *b,
 			       "in a schema of 64-bit ThreadIds (a smaller one has a TID_UINT32 "
 			       "schema), found %" PRIu64, pr_field(s, rec, PL_R_TID));
 	*bytes = l->stride;
-	if (l->at[PL_R_MESSAGE] >= 0 &&
-	    pr_record_string(r, b, pr_field(s, rec, PL_R_MESSAGE), AT(PL_R_MESSAGE), "message",
-			     cursor, nstr, bytes))
-		return -1;
+	if (l->at[PL_R_MESSAGE] >= 0) {
+		uint64_t off = pl_get64(rec + s->roff[PL_R_MESSAGE]);
+		/* the empty string, or one an earlier record introduced: nothing to add */
+		if (off && !(off < *cursor && b->flex[off - 1] == 0) &&
+		    pr_record_string(r, b, off, AT(PL_R_MESSAGE), "message", cursor, nstr, bytes))
+			return -1;
+	}
 	if (l->at[PL_R_NAME] >= 0 &&
 	    pr_record_string(r, b, pr_field(s, rec, PL_R_NAME), AT(PL_R_NAME), "name",
 			     cursor, nstr, bytes))
 		return -1;
 #undef AT
 	return 0;
-}
-
-struct pr_batch *pr_batch_alloc(struct nvtxt_payload_reader *r, uint64_t len)
-{
-	struct pr_batch *b = r->spare;
-
-	if (len > SIZE_MAX - 8) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	if (b && b->cap >= len) {
-		r->spare = NULL;
-	} else {
-		b = try_calloc(1, sizeof *b);
-		if (!b)
-			return NULL;
-		b->cap = (size_t)len > 4096 ? (size_t)len : 4096;
-		b->body = try_malloc(b->cap);
-		if (!b->body) {
-			free(b);
-			return NULL;
-		}
-	}
-	return b;
-}
-
-void pr_batch_free(struct nvtxt_payload_reader *r, struct pr_batch *b)
-{
-	if (!b)
-		return;
-	if (r && (!r->spare || r->spare->cap < b->cap)) {
-		struct pr_batch *old = r->spare;
-		r->spare = b;
-		b = old;
-		if (!b)
-			return;
-	}
-	free(b->body);
-	free(b);
 }
 
 /* Checks the batch whose body (len bytes at file offset o, flags of its section) is in b->body. */
@@ -615,6 +586,7 @@ static int batch_group(struct nvtxt_payload_reader *r, struct pr_schema *s, uint
 struct batch_walk {
 	uint64_t cursor;       /* flexData used so far */
 	uint64_t prev;         /* the ordinal of the record before */
+	int64_t prev_t0;       /* its first timestamp */
 	uint64_t group_bytes;  /* bytes of the batch's records and strings */
 	size_t nstr;
 	bool unsorted;
@@ -629,6 +601,7 @@ static int batch_record(struct nvtxt_payload_reader *r, const struct pr_batch *b
 	uint64_t ro = b->events_off + i * s->l.stride;
 	uint64_t ord = pr_field(s, rec, PL_R_ORDINAL), oo = ro + s->roff[PL_R_ORDINAL];
 	uint64_t bytes;
+	int64_t t0;
 
 	if (ord >= r->nevents)
 		return pr_fail(r, oo, "expected an ordinal below %" PRIu64 " (the header's "
@@ -647,11 +620,12 @@ static int batch_record(struct nvtxt_payload_reader *r, const struct pr_batch *b
 			       "group of %u records of %" PRIu64 ", the lowest not in an "
 			       "earlier batch), found %" PRIu64, r->low + PR_WINDOW,
 			       PL_GROUP_EVENTS, r->low, ord);
-	if (pr_record(r, b, rec, ro, &w->cursor, &w->nstr, &bytes))
+	t0 = pr_first_time(s, rec);
+	if (pr_record(r, b, rec, ro, t0, &w->cursor, &w->nstr, &bytes))
 		return -1;
-	if (i && pl_kind_timed(s->l.kind) &&
-	    pr_first_time(s, rec) < pr_first_time(s, rec - s->l.stride))
+	if (i && pl_kind_timed(s->l.kind) && t0 < w->prev_t0)
 		w->unsorted = true;
+	w->prev_t0 = t0;
 	bit_flip(r, ord);
 	w->prev = ord;
 	w->group_bytes += bytes;

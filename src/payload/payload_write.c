@@ -489,6 +489,10 @@ static int pw_str(struct nvtxt_payload_writer *w, struct pw_schema *s, unsigned 
 
 	if (str.len == 0)
 		return 0; /* the record is zeroed */
+	if (str.len > PL_STRING_MAX) { /* no NVTXT line holds one: the reader's bound */
+		errno = EINVAL;
+		return -1;
+	}
 	h = pw_hash(src, str.len, &nul);
 	if (nul) {
 		errno = EINVAL;

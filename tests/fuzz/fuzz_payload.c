@@ -15,7 +15,7 @@
  * AddressSanitizer sees any read past the end and alignment assumptions
  * show up under UBSan.  And an accepted file's calls checked without text
  * (nvtxt_payload_compile) give the diagnostics, status and output that
- * compiling their normal form gives.
+ * compiling their normal form gives, read in two threads (read_ahead).
  */
 #include "fuzz_common.h"
 #include "nvtxt/payload.h"
@@ -90,6 +90,7 @@ static void same_as_text(const unsigned char *copy, size_t size, const char *tex
 	be = nvtxt_emit_nvtxt_backend(w);
 	co.backend = &be;
 	co.sink = (struct nvtxt_diag_sink){ f1, keep_diag };
+	co.read_ahead = true; /* a second thread reads and checks the sections */
 	st1 = nvtxt_payload_compile(r, &co, &res, err, sizeof err);
 	nvtxt_emit_nvtxt_free(w);
 	nvtxt_payload_reader_free(r);
@@ -115,6 +116,40 @@ static void same_as_text(const unsigned char *copy, size_t size, const char *tex
 	free(d2);
 	free(o1);
 	free(o2);
+}
+
+/*
+ * The bytes checked as lint does in two threads (read_ahead: a second
+ * thread reads and checks the sections): the format error of
+ * nvtxt_payload_decompile in one thread (rc, err), or none.
+ */
+static void same_in_two_threads(const unsigned char *copy, size_t size, int rc, const char *err)
+{
+	struct nvtxt_diag_config cfg;
+	struct nvtxt_payload_reader *r;
+	struct nvtxt_compile_result res;
+	char *d = NULL, e2[512];
+	size_t l = 0;
+	FILE *f = open_memstream(&d, &l);
+	struct nvtxt_compile_options co = { .display_name = "fuzz", .diag_config = &cfg,
+					    .read_ahead = true };
+	int st;
+
+	if (!f)
+		abort();
+	nvtxt_diag_config_init(&cfg);
+	co.sink = (struct nvtxt_diag_sink){ f, keep_diag };
+	if (nvtxt_payload_open(&r, copy, size, e2, sizeof e2) != 0)
+		abort();
+	st = nvtxt_payload_compile(r, &co, &res, e2, sizeof e2);
+	nvtxt_payload_reader_free(r);
+	fclose(f);
+	free(d);
+	if (rc ? st != NVTXT_PAYLOAD_EFORMAT || strcmp(err, e2) : st < 0) {
+		fprintf(stderr, "read in two threads: status %d, \"%s\"; in one: %d, \"%s\"\n",
+			st, st < 0 ? e2 : "", rc, rc ? err : "");
+		abort();
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -165,6 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nvtxt_emit_nvtxt_free(w);
 	fclose(mem);
 	nvtxt_payload_reader_free(r);
+	same_in_two_threads(copy, size, rc, err);
 	if (rc == 0) {
 		/*
 		 * The reader checks the binary layout; the rules of nvtxt(5)
