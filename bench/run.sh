@@ -351,7 +351,8 @@ echo "$m1 $m10" | awk '{
 # lsp: begin
 # nvtxtc lsp (issue 13): didChange of one line in a 1 MB document to its
 # publishDiagnostics, median of 20 edits, and the server's memory for the
-# document (bench/lsp.js; needs node).
+# document; the server's CPU per one-line edit in 1 MB and 10 MB (issue 22
+# item 4: <= 1 ms and <= 5 ms) (bench/lsp.js; needs node).
 if command -v node >/dev/null 2>&1; then
 	f=$BENCH_DIR/trace-lsp.nvtxt
 	"$GEN" 1000000 > "$f" || die "generator failed"
@@ -359,6 +360,8 @@ if command -v node >/dev/null 2>&1; then
 	# the editor features (issue 23): inlay hints in 10 MB, semantic tokens of 1 MB
 	g=$BENCH_DIR/trace-lsp-10mb.nvtxt
 	"$GEN" 10000000 > "$g" || die "generator failed"
+	# the server's CPU per one-line edit in 10 MB (issue 22 item 4; 1 MB: above)
+	node bench/lsp.js "$NVTXTC" "$g" 5 --cpu-only || die "bench/lsp.js failed"
 	node bench/lsp-features.js "$NVTXTC" "$g" "$f" || die "bench/lsp-features.js failed"
 	rm -f "$f" "$g"
 else

@@ -5,6 +5,11 @@ $(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) tests/fuzz/fuzz_c
 	@mkdir -p $(B)/tests/unit
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt-internal.a $(LDLIBS)
 
+# lsp_incr: the language server's incremental check against a check from the top
+$(B)/tests/unit/lsp_incr.t: tests/unit/lsp_incr.c tests/unit/tap.h $(LSP_OBJS) $(B)/libnvtxt-internal.a
+	@mkdir -p $(B)/tests/unit
+	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LSP_OBJS) $(B)/libnvtxt-internal.a $(LDLIBS)
+
 # argtable: the argument table against lint and the language server's hover, in process
 $(B)/tests/unit/argtable.t: tests/unit/argtable.c tests/unit/tap.h $(LSP_OBJS) $(B)/libnvtxt-internal.a
 	@mkdir -p $(B)/tests/unit

@@ -30,6 +30,8 @@ enum { FRONTEND_MAX_VALUES = 1024 };
 /* The longest part of a line kept for diagnostic excerpts, in bytes. */
 enum { FRONTEND_LINE_KEEP = 4096 };
 
+struct compile_resume;
+
 struct nvtxt_frontend {
 	/* input: text in memory (text != NULL), else the file descriptor fd */
 	const char *text;
@@ -88,6 +90,7 @@ struct nvtxt_frontend {
 	enum frontend_mode { FRONTEND_SYNTAX, FRONTEND_NODES, FRONTEND_FMT, FRONTEND_CHECK } mode;
 	void (*consume)(void *user, const struct nvtxt_instr *in);
 	void *consume_user;
+	struct compile_resume *resume;  /* compile.c: a resumable compilation's (compile_resume.h), or NULL */
 };
 
 /*

@@ -34,6 +34,7 @@ struct reader {
 	int fd;
 	const char *text;         /* the input in memory, or NULL (then fd) */
 	size_t text_len, text_pos;
+	size_t ramp;              /* reader_ramp: the next chunk's most bytes of text, doubling; 0: full chunks */
 	fast_lines_fn *fast_lines; /* the fast path, or NULL: every line is slow */
 	bool want_thread;
 
@@ -121,6 +122,11 @@ struct reader *reader_new_text(const char *text, size_t len, bool fast_path, boo
 	return r;
 }
 
+void reader_ramp(struct reader *r, size_t first)
+{
+	r->ramp = r->text && !r->carry_len ? first : 0;
+}
+
 /* --- producing a chunk ----------------------------------------------------- */
 
 /* Reads into c after the carried bytes until it is full or the input ends. */
@@ -140,12 +146,21 @@ static void fill(struct reader *r, struct chunk *c)
 		size_t n = r->text_len - r->text_pos;
 		if (n > READER_CHUNK - c->len)
 			n = READER_CHUNK - c->len;
+		if (r->ramp && n > r->ramp) {
+			/* a small chunk that ends after a line break, or a full one when none is near */
+			size_t k = r->ramp;
+			while (k > 0 && r->text[r->text_pos + k - 1] != '\n')
+				k--;
+			if (k)
+				n = k;
+			r->ramp = r->ramp * 2 < READER_CHUNK ? r->ramp * 2 : 0;
+		}
 		memcpy(c->bytes + c->len, r->text + r->text_pos, n);
 		c->len += n;
 		r->text_pos += n;
 		r->eof = r->text_pos == r->text_len;
 	}
-	while (c->len < READER_CHUNK && !r->eof && !r->io_errno) {
+	while (!r->text && c->len < READER_CHUNK && !r->eof && !r->io_errno) {
 		ssize_t n = read(r->fd, c->bytes + c->len, READER_CHUNK - c->len);
 		if (n > 0)
 			c->len += (size_t)n;

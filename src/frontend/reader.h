@@ -119,6 +119,15 @@ struct reader *reader_new(int fd, bool fast_path, bool thread);
 struct reader *reader_new_text(const char *text, size_t len, bool fast_path, bool thread);
 
 /*
+ * Text in memory only, before reader_start: the first chunk holds at most
+ * `first` bytes, each next one twice as many, up to READER_CHUNK, each cut
+ * after a line break (a chunk with no line break in its bytes is a full
+ * one), so that a caller who may stop after a few lines (a resumed
+ * compilation, compile_resume.h) parses few lines ahead.
+ */
+void reader_ramp(struct reader *r, size_t first);
+
+/*
  * The first bytes of the input (up to READER_CHUNK; *len of them), read
  * at once, for the byte order mark and UTF-16 checks.
  */

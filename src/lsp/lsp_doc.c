@@ -82,6 +82,7 @@ void lsp_doc_free(struct lsp_doc *d)
 	lsp_doc_clear_fixes(d);
 	lsp_index_free(d->index);
 	lsp_tokens_free(d->tokens);
+	lsp_incr_free(d->incr);
 	free(d->uri);
 	free(d->key);
 	free(d->text);
@@ -170,16 +171,95 @@ struct lsp_pos lsp_doc_pos(const struct lsp_doc *d, enum lsp_encoding enc, size_
 	return p;
 }
 
+size_t lsp_count_lf(const char *p, size_t n)
+{
+	size_t k = 0;
+	const char *end = p + n;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL)
+		p++, k++;
+	return k;
+}
+
+/* Notes what an edit changed since the last check (lsp_doc.edited and the rest). */
+static void note_edit(struct lsp_doc *d, size_t start, size_t end, const char *text, size_t n)
+{
+	size_t suf = d->len - end;
+
+	if (!d->edited) {
+		d->edited = true;
+		d->edit_pre = start;
+		d->edit_suf = d->len;
+		d->edit_nl = 0;
+		d->edit_tail_nl = true; /* the unchanged end starts at byte 0 */
+	}
+	if (start < d->edit_pre)
+		d->edit_pre = start;
+	if (suf < d->edit_suf) {
+		/* the byte before the end of the unchanged part is still the old text's */
+		d->edit_suf = suf;
+		d->edit_tail_nl = end == 0 || d->text[end - 1] == '\n';
+	}
+	d->edit_nl += (int64_t)lsp_count_lf(text, n) - (int64_t)lsp_count_lf(d->text + start, end - start);
+}
+
+/*
+ * Re-indexes the lines after bytes [start, end) became n bytes: the
+ * lines before the edit stay, those well after it move by the bytes'
+ * difference, and only the lines between are found again (a '\r\n' that
+ * an edit splits or joins included).
+ */
+static void reindex_lines(struct lsp_doc *d, size_t start, size_t end, size_t n)
+{
+	size_t la = lsp_doc_line_of(d, start), k = la + 1, from, e, nt, add = 0, cap = 0;
+	int64_t delta = (int64_t)n - (int64_t)(end - start);
+	uint32_t *mid = NULL;
+	const char *t = d->text;
+
+	while (k < d->nlines && d->lines[k] <= end + 1)
+		k++;
+	from = d->lines[la];
+	e = k < d->nlines ? (size_t)((int64_t)d->lines[k] + delta) : d->len + 1;
+	for (size_t i = from; i < e && i < d->len; i++) {
+		if (t[i] == '\r' && i + 1 < d->len && t[i + 1] == '\n')
+			i++;
+		else if (t[i] != '\n' && t[i] != '\r')
+			continue;
+		if (i + 1 < e) {
+			void *p = mid;
+			xgrow(&p, &cap, add + 1, sizeof(*mid));
+			mid = p;
+			mid[add++] = (uint32_t)(i + 1);
+		}
+	}
+	nt = d->nlines - k;
+	if (la + 1 + add + nt > d->lines_cap) {
+		void *p = d->lines;
+		xgrow(&p, &d->lines_cap, la + 1 + add + nt, sizeof(*d->lines));
+		d->lines = p;
+	}
+	memmove(d->lines + la + 1 + add, d->lines + k, nt * sizeof(*d->lines));
+	if (add)
+		memcpy(d->lines + la + 1, mid, add * sizeof(*mid));
+	for (size_t i = la + 1 + add; i < la + 1 + add + nt; i++)
+		d->lines[i] = (uint32_t)((int64_t)d->lines[i] + delta);
+	d->nlines = la + 1 + add + nt;
+	free(mid);
+}
+
 void lsp_doc_replace(struct lsp_doc *d, size_t start, size_t end, const char *text, size_t n)
 {
 	size_t newlen = d->len - (end - start) + n;
+	bool big = end - start > 65536 || n > 65536;
 
+	note_edit(d, start, end, text, n);
 	if (newlen + 1 > d->cap) {
 		size_t cap = d->cap * 2 > newlen + 1 ? d->cap * 2 : newlen + 1;
 		d->text = xrealloc(d->text, cap);
 		d->cap = cap;
 	}
-	memmove(d->text + start + n, d->text + end, d->len - end);
+	if (start + n != end)
+		memmove(d->text + start + n, d->text + end, d->len - end);
 	memcpy(d->text + start, text, n);
 	d->len = newlen;
 	d->text[newlen] = '\0';
@@ -189,5 +269,9 @@ void lsp_doc_replace(struct lsp_doc *d, size_t start, size_t end, const char *te
 		d->cap = newlen + 1;
 		d->text = xrealloc(d->text, d->cap);
 	}
-	index_lines(d);
+	/* a small edit moves the lines after it; a large one indexes them again */
+	if (big)
+		index_lines(d);
+	else
+		reindex_lines(d, start, end, n);
 }

@@ -49,12 +49,28 @@ struct lsp_doc {
 	uint64_t gen;           /* counts the changes of the text */
 	struct lsp_index *index; /* of the text of generation index->gen, or NULL (lsp_index.h) */
 	struct lsp_tokens *tokens; /* the last semanticTokens/full answer, or NULL (lsp_tokens.c) */
+	/*
+	 * The last check (lsp_check.c), and what changed since: the text's
+	 * first edit_pre bytes and last edit_suf bytes are as they were then,
+	 * it has edit_nl more line feeds, and edit_tail_nl says whether the
+	 * byte before the old text's unchanged end was a line feed (or there
+	 * was none).  edited false: nothing changed.  many_diags: the last check
+	 * found more diagnostics than lsp_check.c keeps.
+	 */
+	struct lsp_incr *incr;
+	bool many_diags;        /* too many diagnostics to keep: checked from the top each time */
+	bool edited;
+	bool edit_tail_nl;
+	size_t edit_pre, edit_suf;
+	int64_t edit_nl;
 };
 
 struct lsp_index;
 void lsp_index_free(struct lsp_index *x);
 struct lsp_tokens;
 void lsp_tokens_free(struct lsp_tokens *t);
+struct lsp_incr;
+void lsp_incr_free(struct lsp_incr *in);
 
 struct lsp_doc *lsp_doc_new(const char *uri, const char *text, size_t len, int64_t version);
 void lsp_doc_free(struct lsp_doc *d);
@@ -82,9 +98,13 @@ bool lsp_doc_offset(const struct lsp_doc *d, enum lsp_encoding enc, struct lsp_p
 /* The position of byte offset `off` (clamped to the text). */
 struct lsp_pos lsp_doc_pos(const struct lsp_doc *d, enum lsp_encoding enc, size_t off);
 
+/* The line feeds among n bytes at p. */
+size_t lsp_count_lf(const char *p, size_t n);
+
 /*
  * Replaces bytes [start, end) with `text` (n bytes) and re-indexes the
- * lines.  start <= end <= d->len.
+ * lines.  start <= end <= d->len.  Notes the edit for the next check
+ * (lsp_doc.edited).
  */
 void lsp_doc_replace(struct lsp_doc *d, size_t start, size_t end, const char *text, size_t n);
 

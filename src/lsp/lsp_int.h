@@ -72,6 +72,12 @@ struct lsp_server {
 	json_t *small_ints[LSP_SMALL_INTS];
 	uint64_t token_results;     /* semanticTokens/full answers so far: their resultIds */
 	uint64_t opens;             /* didOpen notifications so far: the high bits of a document's gen */
+	/* the incremental check (lsp_check.c): lines between checkpoints (0: its default), and what it did */
+	unsigned ckpt_lines;
+	struct {
+		/* checks from the top, from a checkpoint; met an old state; from the top after one from a checkpoint could not be kept; lines checked */
+		unsigned long full, resumed, met, fallback, lines;
+	} incr;
 };
 
 /* Sets e and returns NULL: for handlers. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sema.h"
+#include "sema_snap.h"
 
 struct node {
 	uint32_t id;
@@ -223,4 +224,32 @@ void name_table_free(struct name_table *t)
 	free(t->entries);
 	idmap_free(&t->index);
 	memset(t, 0, sizeof(*t));
+}
+
+/* --- snapshots (sema_snap.h): the tree, its union-find and the names --------- */
+
+void category_save(const struct category *c, struct sema_snap *sn)
+{
+	snap_put_idmap(sn, &c->index);
+	snap_put_u64(sn, c->count);
+	for (size_t i = 0; i < c->count; i++) {
+		uint32_t v[3] = { c->nodes[i].id, c->nodes[i].parent, c->nodes[i].set };
+		snap_put(sn, v, sizeof v);
+		snap_put_loc(sn, &c->nodes[i].loc);
+	}
+	snap_put_names(sn, &c->names);
+}
+
+void category_restore(struct category *c, struct sema_snap *sn)
+{
+	snap_get_idmap(sn, &c->index);
+	c->count = c->cap = (size_t)snap_get_u64(sn);
+	c->nodes = c->count ? xcalloc(c->count, sizeof(*c->nodes)) : NULL;
+	for (size_t i = 0; i < c->count; i++) {
+		uint32_t v[3];
+		snap_get(sn, v, sizeof v);
+		c->nodes[i].id = v[0], c->nodes[i].parent = v[1], c->nodes[i].set = v[2];
+		snap_get_loc(sn, &c->nodes[i].loc);
+	}
+	snap_get_names(sn, &c->names);
 }

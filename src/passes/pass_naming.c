@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sema.h"
+#include "sema_snap.h"
 
 struct naming {
 	struct name_table threads;   /* (pid, tid) */
@@ -65,4 +66,19 @@ void naming_free(struct naming *n)
 	name_table_free(&n->processes);
 	name_table_free(&n->file);
 	free(n);
+}
+
+/* Snapshots (sema_snap.h): the three name tables. */
+void naming_save(const struct naming *n, struct sema_snap *sn)
+{
+	snap_put_names(sn, &n->threads);
+	snap_put_names(sn, &n->processes);
+	snap_put_names(sn, &n->file);
+}
+
+void naming_restore(struct naming *n, struct sema_snap *sn)
+{
+	snap_get_names(sn, &n->threads);
+	snap_get_names(sn, &n->processes);
+	snap_get_names(sn, &n->file);
 }

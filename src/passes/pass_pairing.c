@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sema.h"
+#include "sema_snap.h"
 
 struct push_rec {
 	struct nvtxt_event ev;
@@ -287,4 +288,53 @@ void pairing_free(struct pairing *p)
 	free(p->threads);
 	idmap_free(&p->index);
 	free(p);
+}
+
+/* --- snapshots (sema_snap.h): the open pushes of every thread ---------------- */
+
+void pairing_save(const struct pairing *p, struct sema_snap *sn)
+{
+	snap_put_idmap(sn, &p->index);
+	snap_put_u64(sn, p->count);
+	snap_put_u64(sn, p->lost_pushes);
+	for (size_t i = 0; i < p->count; i++) {
+		const struct thread *t = &p->threads[i];
+		int64_t id[2] = { t->pid, t->tid };
+		snap_put(sn, id, sizeof id);
+		snap_put_u64(sn, t->n);
+		for (size_t j = 0; j < t->n; j++) {
+			unsigned char failed = t->recs[j].failed;
+			snap_put(sn, &failed, 1);
+			snap_put_event(sn, &t->recs[j].ev, t->strings.ptr ? t->strings.ptr + t->recs[j].msg_off : "");
+		}
+	}
+}
+
+void pairing_restore(struct pairing *p, struct sema_snap *sn)
+{
+	snap_get_idmap(sn, &p->index);
+	p->count = p->cap = (size_t)snap_get_u64(sn);
+	p->lost_pushes = (unsigned long)snap_get_u64(sn);
+	p->threads = p->count ? xcalloc(p->count, sizeof(*p->threads)) : NULL;
+	p->popped = NULL;
+	p->last = 0;
+	for (size_t i = 0; i < p->count; i++) {
+		struct thread *t = &p->threads[i];
+		int64_t id[2];
+		snap_get(sn, id, sizeof id);
+		t->pid = id[0], t->tid = id[1];
+		t->n = t->cap = (size_t)snap_get_u64(sn);
+		t->recs = t->n ? xcalloc(t->n, sizeof(*t->recs)) : NULL;
+		for (size_t j = 0; j < t->n; j++) {
+			struct push_rec *r = &t->recs[j];
+			unsigned char failed;
+			const char *msg;
+			snap_get(sn, &failed, 1);
+			r->failed = failed;
+			snap_get_event(sn, &r->ev, &msg);
+			r->msg_off = t->strings.len;
+			if (r->ev.present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
+				buf_add(&t->strings, msg, r->ev.message.len);
+		}
+	}
 }

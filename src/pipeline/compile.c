@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "nvtxt/compile.h"
+#include "compile_resume.h"
 #include "fmt.h"
 #include "frontend.h"
 #include "reader.h"
@@ -224,7 +225,7 @@ static void make_instr(struct nvtxt_frontend *fe, const struct line_rec *rec, co
  * first with its values as they are (sema_fast_call), and gets its node
  * made only when they need it.
  */
-static inline void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec, const char *bytes,
+static ALWAYS_INLINE void take_fast(struct nvtxt_frontend *fe, const struct line_rec *rec, const char *bytes,
 			     const struct fast_value *chunk_values)
 {
 	const char *line = bytes + rec->start;
@@ -331,13 +332,40 @@ static void take_long(struct nvtxt_frontend *fe, const struct line_rec *rec)
 			   READER_LINE_MAX, len);
 }
 
+/* The chunk's records to take now: all, or (a fast record is one line) up to the watched line. */
+static size_t records_to(const struct nvtxt_frontend *fe, size_t n)
+{
+	const struct compile_resume *rs = fe->resume;
+
+	if (rs && rs->watch > fe->line && n - fe->next_rec > rs->watch - fe->line)
+		return fe->next_rec + (rs->watch - fe->line);
+	return n;
+}
+
+/* A resumable compilation's line boundary: the caller's hook; false when it stops there. */
+static bool at_line(struct nvtxt_frontend *fe, struct compile_resume *rs)
+{
+	const struct checked *c = fe->consume_user;
+
+	rs->watch = rs->at_line(rs->user, fe->line, fe->offset, c->sema, c->diags);
+	if (rs->watch) {
+		if (rs->watch <= fe->line)
+			rs->watch = fe->line + 1;
+		return true;
+	}
+	rs->stopped = true;
+	fe->stop = true;
+	return false;
+}
+
 /*
  * Works through the input's chunks: a line the fast path parsed is handed
  * on at once; any other line goes through flex and bison.
  */
-static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypstate *ps)
+static ALWAYS_INLINE void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypstate *ps,
+				      const bool resumable)
 {
-	size_t skip = start_input(fe);
+	size_t skip = resumable && fe->resume->offset ? 0 : start_input(fe);
 
 	if (!fe->stop)
 		reader_start(fe->reader, skip);
@@ -349,6 +377,8 @@ static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 				break;
 			continue;
 		}
+		if (resumable && fe->resume->watch && fe->line >= fe->resume->watch && !at_line(fe, fe->resume))
+			return;
 		{
 			/*
 			 * The fast lines in a row, the chunk's fields read once;
@@ -356,7 +386,8 @@ static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 			 * line's text needs keeping for excerpts.
 			 */
 			const struct chunk *c = fe->chunk;
-			const struct line_rec *lines = c->lines, *end = lines + c->nlines;
+			const struct line_rec *lines = c->lines;
+			const struct line_rec *end = lines + (resumable ? records_to(fe, c->nlines) : c->nlines);
 			const bool runs = fe->mode == FRONTEND_CHECK && !fe->keep_line_text;
 
 			rec = lines + fe->next_rec;
@@ -386,6 +417,21 @@ static void parse_input(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypst
 }
 
 /*
+ * The two copies of the loop: the plain one keeps nothing of the other's,
+ * and neither shares its registers with run's code (lint -j 1 costs one
+ * instruction a line more when they do).
+ */
+static NOINLINE void parse_plain(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypstate *ps)
+{
+	parse_input(fe, scanner, ps, false);
+}
+
+static NOINLINE void parse_resumable(struct nvtxt_frontend *fe, yyscan_t scanner, nvtxt_yypstate *ps)
+{
+	parse_input(fe, scanner, ps, true);
+}
+
+/*
  * One compilation's state, in the frame of nvtxt_compile (not in the
  * frame that calls setjmp, so that nothing it holds is indeterminate
  * after the longjmp of a failure).
@@ -399,6 +445,7 @@ struct compile_run {
 	yyscan_t scanner;
 	nvtxt_yypstate *ps;
 	struct guard guard;
+	struct compile_resume *resume;  /* compile_resumable's, or NULL */
 };
 
 /* The work of nvtxt_compile; any allocation in it may jump to run_guarded. */
@@ -422,16 +469,24 @@ static void run(struct compile_run *c)
 		fe->mode = FRONTEND_CHECK;
 		fe->consume = consume_checked;
 		fe->consume_user = &c->checked;
+		if (c->resume && c->resume->state)
+			sema_snap_restore(c->sema, &c->diags.supp, c->resume->state);
 	}
 	/* excerpts are read back into this buffer: allocated now, never in a printer's callback */
 	if (fe->seekable)
 		buf_reserve(&fe->excerpt, FRONTEND_LINE_KEEP);
-	if (fe->text)
-		fe->reader = reader_new_text(fe->text, fe->text_len, !opt->no_fast_paths, opt->read_ahead);
+	if (fe->text) {
+		/* a resumed compilation reads from its line on (fe->offset) */
+		size_t from = c->resume ? fe->offset : 0;
+		fe->reader = reader_new_text(fe->text + from, fe->text_len - from, !opt->no_fast_paths, opt->read_ahead);
+	}
 	else
 		fe->reader = reader_new(opt->fd, !opt->no_fast_paths, opt->read_ahead);
 	if (!fe->reader)
 		nvtxt_fail(ENOMEM);
+	/* from the middle (no byte order mark to look for), the caller may stop after a few lines */
+	if (c->resume && c->resume->offset && c->resume->watch)
+		reader_ramp(fe->reader, 8192);
 	fe->fast_values = xmalloc(FRONTEND_MAX_VALUES * sizeof(*fe->fast_values));
 	if (fe->mode == FRONTEND_FMT)
 		fe->fast_tokens = xmalloc(FRONTEND_MAX_VALUES * sizeof(*fe->fast_tokens));
@@ -440,8 +495,12 @@ static void run(struct compile_run *c)
 		nvtxt_fail(ENOMEM);
 	if (nvtxt_yylex_init_extra(fe, &c->scanner) != 0)
 		nvtxt_fail(ENOMEM);
-	parse_input(fe, c->scanner, c->ps);
-	if (c->sema && !fe->io_errno) {
+	fe->resume = c->resume;
+	if (c->resume)
+		parse_resumable(fe, c->scanner, c->ps);
+	else
+		parse_plain(fe, c->scanner, c->ps);
+	if (c->sema && !fe->io_errno && !(c->resume && c->resume->stopped)) {
 		sema_finish(c->sema);
 		diag_finish(&c->diags);
 	}
@@ -457,7 +516,28 @@ static int run_guarded(struct compile_run *c)
 	return 0;
 }
 
+static int compile(const struct nvtxt_compile_options *opt, struct compile_resume *rs,
+		   struct nvtxt_compile_result *res);
+
 int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_result *res)
+{
+	return compile(opt, NULL, res);
+}
+
+int compile_resumable(const struct nvtxt_compile_options *opt, struct compile_resume *rs,
+		      struct nvtxt_compile_result *res)
+{
+	struct nvtxt_compile_options o = *opt;
+
+	/* check mode, from text in memory */
+	o.instruction = NULL;
+	o.syntax_check_only = false;
+	rs->stopped = false;
+	return compile(&o, rs, res);
+}
+
+static int compile(const struct nvtxt_compile_options *opt, struct compile_resume *rs,
+		   struct nvtxt_compile_result *res)
 {
 	struct compile_run c;
 	struct nvtxt_frontend *fe = &c.fe;
@@ -482,6 +562,11 @@ int nvtxt_compile(const struct nvtxt_compile_options *opt, struct nvtxt_compile_
 	}
 	fe->line = 1;
 	fe->col = 1;
+	c.resume = rs;
+	if (rs && opt->text && rs->offset <= opt->text_len) {
+		fe->line = rs->line;
+		fe->offset = fe->line_offset = rs->offset;
+	}
 	fe->diags = &c.diags;
 	fe->source = (struct nvtxt_source){ fe, source_line };
 	c.diags.source = &fe->source;
