@@ -161,6 +161,33 @@ ok $? "the int64 edges export and check"
 printf 'Marker, 133000000000000000, FileTime, 1, 2, , , "2022", \n' >"$T/ft.nvtxt"
 "$NVTXTC" --emit=chrome "$T/ft.nvtxt" | grep -c '"ts":0.0,.*\|"nvtxtc_time_origin_ns":1655526400000000000' >"$T/n"
 is "$(cat "$T/n")" 2 "FileTime 133000000000000000 is 1655526400000000000 ns since 1970"
+# The origin is the first event read, not the first written: a push at 0.9 s is written (as an X) at its
+# pop at 1.5 s, after a marker at 1.1 s; on the marker's second (1 s) the range would start at -0.1 s.
+printf 'RangePush, 900000000, ClockMonotonicRaw, 1, 2, , , "outer", \nMarker, 1100000000, ClockMonotonicRaw, 1, 2, , , "m", \nRangePop, 1500000000, ClockMonotonicRaw, 1, 2\n' >"$T/cross.nvtxt"
+printf '%s\n' '{"displayTimeUnit":"ns","traceEvents":[' \
+	'{"name":"m","ph":"i","ts":1100000.0,"pid":1,"tid":2,"args":{"line":2}},' \
+	'{"name":"outer","ph":"X","ts":900000.0,"dur":600000.0,"pid":1,"tid":2,"args":{"line":1}}' \
+	'],"otherData":{"producer":"nvtxtc","nvtxtc_time_origin_ns":0}}' >"$T/want"
+"$NVTXTC" --emit=chrome "$T/cross.nvtxt" >"$T/out"
+same_file "$T/out" "$T/want" "push 0.9 s, marker 1.1 s, pop 1.5 s: origin 0 (the push's second), no negative ts"
+"$NVTXTC" --emit=chrome - <"$T/cross.nvtxt" >"$T/out"
+same_file "$T/out" "$T/want" "the same from standard input (read once): the same origin"
+"$NVTXTC" --emit=payload -o "$T/cross.payload" "$T/cross.nvtxt"
+"$NVTXTC" --emit=chrome "$T/cross.payload" >"$T/out"
+same_file "$T/out" "$T/want" "the same from a payload file"
+"$NVTXTC" --emit=chrome - <"$T/cross.payload" >"$T/out"
+same_file "$T/out" "$T/want" "the same from a payload on standard input"
+# Far from zero, with a start/end range first: its start (2.9 s after 1.7e18 ns) is the first time read.
+printf 'RangeStartEnd, 1700000002900000000, 1700000003600000000, ClockMonotonicRaw, 1, 2, , , "se", \nRangePush, 1700000002950000000, ClockMonotonicRaw, 1, 2, , , "p", \nMarker, 1700000003100000000, ClockMonotonicRaw, 1, 2, , , "m", \nRangePop, 1700000003500000000, ClockMonotonicRaw, 1, 2\n' >"$T/cross2.nvtxt"
+"$NVTXTC" --emit=chrome "$T/cross2.nvtxt" >"$T/out"
+is "$(grep -o '"ts":[^,]*\|"nvtxtc_time_origin_ns":[0-9]*' "$T/out" | tr '\n' ' ')" \
+	'"ts":900000.0 "ts":1600000.0 "ts":1100000.0 "ts":950000.0 "nvtxtc_time_origin_ns":1700000002000000000 ' \
+	"a start/end range's start read first: origin 1700000002 s, every ts from it, none negative"
+"$CHECK" "$T/cross2.nvtxt" "$T/out" >/dev/null
+ok $? "the export from the first event read's origin checks"
+"$DIFF" "$T/cross.nvtxt" "$T/cross2.nvtxt" >"$T/diff" 2>&1
+ok $? "chrome_diff: its reference origin (the first event read) is the writer's"
+sed 's/^/# /' "$T/diff" | head -n 4
 
 # A tick clock without a conversion: an error at its first event, naming the option; nothing written.
 printf 'Marker, 100, ClockMonotonicRaw, 1, 2, , , "ok", \nMarker, 7, Qpc, 1, 2, , , "tick", \n' >"$T/qpc.nvtxt"

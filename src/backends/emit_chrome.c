@@ -37,6 +37,7 @@
 #include "util.h"
 
 #define KEPT_ERRORS 1000 /* messages kept; the rest are counted */
+#define NS_PER_S INT64_C(1000000000)
 
 /* A category: its name (NULL until NameCategory), its parent, its cached path. */
 struct category {
@@ -89,6 +90,7 @@ struct conv_error {
 struct nvtxt_chrome {
 	struct nvtxt_trace_writer *w;
 	bool shared;                /* w is the merged document's (nvtxt_chrome_new_shared) */
+	bool origin_given;          /* the writer has been told its origin (the head of this file) */
 	struct nvtxt_tconv tc;
 
 	struct thread_time *threads;
@@ -299,8 +301,10 @@ static struct thread_time *thread_time(struct nvtxt_chrome *c, int64_t pid, int6
 
 /*
  * Converts time t of ev's time base to nanoseconds (*ns) and notes it as
- * a time of ev's thread (*thread, when not NULL).  Returns 0, or -1 after
- * keeping the error.
+ * a time of ev's thread (*thread, when not NULL); the first time that
+ * converts, rounded toward zero to a whole second, is the writer's origin
+ * (the head of this file says why).  Returns 0, or -1 after keeping the
+ * error.
  */
 static int convert(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t t, int64_t *ns,
 		   struct thread_time **thread)
@@ -310,6 +314,10 @@ static int convert(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t
 
 	if (status != NVTXT_OK)
 		return fail_time(c, ev, t, status);
+	if (!c->origin_given) { /* a shared writer keeps the origin it has */
+		nvtxt_trace_writer_set_origin(c->w, *ns / NS_PER_S * NS_PER_S);
+		c->origin_given = true;
+	}
 	tt = thread_time(c, pid_of(ev), tid_of(ev), *ns);
 	if (*ns > tt->last_ns)
 		tt->last_ns = *ns;

@@ -12,7 +12,10 @@
  * reference: strings through json_stringn, integers through
  * json_integer, ts and dur through json_real of the nearest double to
  * their exact decimal, args.ns and args.end_ns where the writer's rule
- * puts them), and the same for the document around them.  The writer's
+ * puts them), and the same for the document around them.  The origin of
+ * ts is the reference's own: a pass in front of the back end converts
+ * the first event's time (in input order) and rounds it toward zero to a
+ * whole second (nvtxtc(1), CHROME TRACE EVENTS, Timestamps).  The writer's
  * bytes are then parsed with jansson (duplicate keys rejected) and
  * compared with the reference, the document's members and then event by
  * event (json_equal): same count, same order, same members and values.
@@ -42,8 +45,9 @@
 
 struct ref {
 	json_t *events;            /* the reference events, in order */
-	bool origin_known;
+	bool origin_known;         /* the first event read whose time converts */
 	int64_t origin;
+	const struct nvtxt_tconv *tc;
 	char *display_name;        /* the last SetFileDisplayName */
 	bool bad_string;           /* a string jansson refused (not UTF-8) */
 	const struct nvtxt_backend *inner;
@@ -99,6 +103,7 @@ static void observe(void *user, const struct nvtxt_trace_event *ev)
 	if (ev->ph != 'M') {
 		__int128 off;
 		if (!r->origin_known) {
+			DIFF("an event written (ts %" PRId64 " ns) before any event read had a time", ev->ts_ns);
 			r->origin = ev->ts_ns / NS_PER_S * NS_PER_S;
 			r->origin_known = true;
 		}
@@ -132,11 +137,38 @@ static void observe(void *user, const struct nvtxt_trace_event *ev)
 	json_array_append_new(r->events, o);
 }
 
-/* In front of the chrome back end: notes the display name, as emit_chrome.c keeps it. */
+/*
+ * The origin by the man page's rule: the time of the first event read
+ * whose time converts (a start/end range's start), rounded toward zero.
+ */
+static void note_origin(struct ref *r, const struct nvtxt_event *ev)
+{
+	int64_t t, ns;
+
+	switch (ev->command) {
+	case NVTXT_CMD_MARKER:
+	case NVTXT_CMD_RANGE_PUSH:
+	case NVTXT_CMD_RANGE_POP:
+		t = ev->time;
+		break;
+	case NVTXT_CMD_RANGE_START_END:
+		t = ev->start;
+		break;
+	default:
+		return;
+	}
+	if (!r->origin_known && nvtxt_tconv_apply(r->tc, ev->timebase, t, &ns) == 0) {
+		r->origin = ns / NS_PER_S * NS_PER_S;
+		r->origin_known = true;
+	}
+}
+
+/* In front of the chrome back end: notes the origin and the display name, as emit_chrome.c keeps it. */
 static int pass_event(void *user, const struct nvtxt_event *ev)
 {
 	struct ref *r = user;
 
+	note_origin(r, ev);
 	if (ev->command == NVTXT_CMD_SET_FILE_DISPLAY_NAME) {
 		free(r->display_name);
 		r->display_name = strndup(ev->name.ptr ? ev->name.ptr : "", ev->name.len);
@@ -213,7 +245,7 @@ static size_t compare(const char *path, json_t *got, json_t *want)
 /* One file: 1 compared, 0 not exported (the document stopped early), -1 could not be read. */
 static int one_file(const char *path, const struct nvtxt_tconv *tc, size_t *events)
 {
-	struct ref r = { .events = json_array() };
+	struct ref r = { .events = json_array(), .tc = tc };
 	struct nvtxt_diag_config cfg;
 	struct nvtxt_compile_options co = { 0 };
 	struct nvtxt_compile_result res;
