@@ -46,4 +46,37 @@ is "$spooled" yes "fmt spools a text over 64 KiB in \$TMPDIR (an unnamed file th
 same_file "$T/out" "$T/big.fmt" "... and prints it whole"
 ls -A "$T/tmpd" > "$T/left"
 is "$(cat "$T/left")" "" "... and leaves nothing in \$TMPDIR"
+
+# A file that is not text, or a payload file: one error and the count, as gcc and gofmt
+# say it, without the note "not formatted: it has syntax errors"; nothing printed, exit 1,
+# the file left alone by every mode.
+printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\003\000>\000' > "$T/prog"
+printf '%s\n' "$T/prog: error: not a text file: NUL byte at offset 7 (with other control characters in its first 8 KiB); not checked further [encoding]" \
+	"1 error generated." > "$T/want.bin"
+printf 'Marker, 1, Manual, 1, 2, , , "m", \n' > "$T/m.nvtxt"
+"$NVTXTC" --emit=payload -o "$T/m.payload" "$T/m.nvtxt"
+printf '%s\n' "$T/m.payload: error: a payload file (nvtxt-payload(5)), not NVTXT text: fmt lays out text; nvtxtc --emit=nvtxt FILE prints a payload's events as text [encoding]" \
+	"1 error generated." > "$T/want.payload"
+cp "$T/prog" "$T/prog.orig"
+cp "$T/m.payload" "$T/m.payload.orig"
+for f in prog m.payload; do
+	case $f in prog) want=$T/want.bin ;; *) want=$T/want.payload ;; esac
+	for mode in "" --check -l -d -i; do
+		# shellcheck disable=SC2086
+		"$NVTXTC" fmt --color=never $mode "$T/$f" > "$T/out" 2> "$T/err"
+		is "$?:$(wc -c < "$T/out" | tr -d ' ')" "1:0" "fmt${mode:+ $mode} of $f: exit 1, nothing printed"
+		same_file "$T/err" "$want" "fmt${mode:+ $mode} of $f: its one error and the count, no 'not formatted' note"
+	done
+	cmp -s "$T/$f" "$T/$f.orig"
+	ok $? "fmt -i leaves $f as it was"
+	sed "s|^$T/$f:|<stdin>:|" "$want" > "$T/want.stdin"
+	"$NVTXTC" fmt --color=never - < "$T/$f" > "$T/out" 2> "$T/err"
+	is "$?:$(wc -c < "$T/out" | tr -d ' ')" "1:0" "fmt of $f on standard input: exit 1, nothing printed"
+	same_file "$T/err" "$T/want.stdin" "fmt of $f on standard input: the same one error"
+done
+# the error's suggestion, followed, gives text that fmt formats
+"$NVTXTC" --emit=nvtxt "$T/m.payload" > "$T/m.text" && "$NVTXTC" fmt "$T/m.text" > "$T/out" 2> "$T/err"
+is "$?:$(cat "$T/err")" "0:" "nvtxtc --emit=nvtxt FILE of the payload prints text that fmt formats"
+grep -q '^Marker, 1, ' "$T/out"
+ok $? "... with the payload's marker"
 done_testing

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "nvtxt/payload.h"
 #include "progress.h"
 #include "fmt.h"
 #include "journal.h"
@@ -165,6 +166,29 @@ static bool may_rewrite(struct run *run, const char *path)
 	return true;
 }
 
+/*
+ * A file fmt does not read: a payload file (nvtxt-payload(5)), or one that
+ * is not text (not_text).  Its one error says why, without the note "not
+ * formatted: it has syntax errors" that follows the errors of a text, as
+ * gcc and gofmt say a binary file's error once.  fd: a regular file, read
+ * from its current offset.
+ */
+static bool not_nvtxt_text(struct run *run, int fd, const char *display)
+{
+	unsigned char probe[TEXT_PROBE];
+	off_t pos = lseek(fd, 0, SEEK_CUR);
+	ssize_t n = pos >= 0 ? pread(fd, probe, sizeof probe, pos) : -1;
+
+	if (n >= 8 && nvtxt_payload_sniff(probe, 8)) {
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_ENCODING, NVTXT_SEV_ERROR, display,
+					    "a payload file (nvtxt-payload(5)), not NVTXT text: fmt lays out text; "
+					    "nvtxtc --emit=nvtxt FILE prints a payload's events as text");
+		count_input_error(&run->sink, &run->totals, display);
+		return true;
+	}
+	return n > 0 && not_text(&run->sink, &run->totals, display, probe, (size_t)n);
+}
+
 static int fmt_input(struct run *run, const char *path)
 {
 	const struct options *opt = run->opt;
@@ -200,6 +224,10 @@ static int fmt_input(struct run *run, const char *path)
 	}
 	display = input_display(opt, path);
 	report_size(&run->sink, display, fd);
+	if (not_nvtxt_text(run, fd, display)) {
+		close(fd);
+		return 1;
+	}
 	progress_begin(fd, display);
 	if (!opt->check && !opt->list && !opt->diff && !opt->in_place) {
 		status = fmt_to_stdout(run, path, fd, display);

@@ -311,6 +311,8 @@ enum { TEXT_PROBE = 8192 };
 long long binary_offset(const unsigned char *p, size_t n);
 bool not_text(const struct nvtxt_diag_sink *sink, struct totals *totals, const char *display,
 	      const unsigned char *p, size_t n);
+/* One error about a whole input (just reported) counted in totals and in the JSON or SARIF report's entry of display. */
+void count_input_error(const struct nvtxt_diag_sink *sink, struct totals *totals, const char *display);
 
 /* A payload file being read as a stream (nvtxt_payload_reader_new). */
 struct payload_file {

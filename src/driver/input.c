@@ -125,15 +125,20 @@ static void shrink_report(void *user, const struct nvtxt_diag *d, const struct n
 		w->next->report(w->next->user, d, src);
 }
 
+void count_input_error(const struct nvtxt_diag_sink *sink, struct totals *totals, const char *display)
+{
+	totals->errors++;
+	if (is_report_sink(sink))
+		nvtxt_report_file(sink->user, display)->errors++;
+}
+
 /* A named status of a back end (enum nvtxt_status) as an error of the input, in its words. */
 static void report_status(const struct nvtxt_diag_sink *sink, struct totals *totals, const char *display,
 			  int status)
 {
 	nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_TIME_CONVERSION, NVTXT_SEV_ERROR, display, "%s",
 				    nvtxt_status_message(status));
-	totals->errors++;
-	if (is_report_sink(sink))
-		nvtxt_report_file(sink->user, display)->errors++;
+	count_input_error(sink, totals, display);
 }
 
 /* What a compile found, added to the totals and reported; its I/O error or named status too. */
@@ -205,9 +210,7 @@ bool not_text(const struct nvtxt_diag_sink *sink, struct totals *totals, const c
 	nvtxt_diag_report_unlocated(sink, NVTXT_CHECK_ENCODING, NVTXT_SEV_ERROR, display,
 				    "not a text file: NUL byte at offset %lld (with other control "
 				    "characters in its first 8 KiB); not checked further", at);
-	totals->errors++;
-	if (is_report_sink(sink))
-		nvtxt_report_file(sink->user, display)->errors++;
+	count_input_error(sink, totals, display);
 	return true;
 }
 
