@@ -189,16 +189,58 @@ static bool not_nvtxt_text(struct run *run, int fd, const char *display)
 	return n > 0 && not_text(&run->sink, &run->totals, display, probe, (size_t)n);
 }
 
+/*
+ * fmt --check, -l, -d or -i of fd (a regular file): its formatted text in
+ * an unnamed temporary file, compared with fd, and the file listed, its
+ * diff printed or rewritten when they differ.  Leaves fd open.
+ */
+static int fmt_compared(struct run *run, const char *path, int fd, const char *display)
+{
+	const struct options *opt = run->opt;
+	struct nvtxt_fmt fmt = { 0 };
+	const char *tmpdir;
+	FILE *tmp = temp_stream(&tmpdir);
+	int status;
+
+	if (!tmp) {
+		io_error(&run->sink, NULL, "cannot create a temporary file in '%s' for the formatted text of '%s': %s",
+			 tmpdir, display, strerror(errno));
+		return 2;
+	}
+	fmt.out = tmp;
+	status = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, &fmt, NULL);
+	nvtxt_fmt_flush(&fmt);
+	if (fflush(tmp) != 0 || ferror(tmp)) {
+		io_error(&run->sink, NULL, "cannot write the formatted text of '%s' to a temporary file (unnamed, in '%s'): %s",
+			 display, tmpdir, strerror(errno));
+		status = 2;
+	}
+	if (status == 1)
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display,
+					    "not formatted: it has syntax errors");
+	if (status != 0 || same_contents(fd, tmp)) {
+		fclose(tmp);
+		return status;
+	}
+	if (opt->check || opt->list)
+		fprintf(run->out, "%s\n", display);
+	if (opt->diff)
+		status = print_diff(run, fd, tmp, display);
+	if (opt->in_place)
+		status = rewrite_file(&run->sink, path, tmp);
+	else if (status == 0)
+		status = 1;
+	fclose(tmp);
+	return status;
+}
+
 static int fmt_input(struct run *run, const char *path)
 {
 	const struct options *opt = run->opt;
-	bool is_stdin, differs;
-	const char *display, *tmpdir;
+	bool is_stdin;
+	const char *display;
 	struct stat st;
-	int fd;
-	struct nvtxt_fmt fmt = { 0 };
-	FILE *tmp;
-	int status;
+	int fd, status;
 
 	if (opt->in_place && strcmp(path, "-") != 0 && !may_rewrite(run, path))
 		return 2;
@@ -234,42 +276,8 @@ static int fmt_input(struct run *run, const char *path)
 		progress_end(fd);
 		return status;
 	}
-	tmp = temp_stream(&tmpdir);
-	if (!tmp) {
-		progress_end(fd);
-		io_error(&run->sink, NULL, "cannot create a temporary file in '%s' for the formatted text of '%s': %s",
-			 tmpdir, display, strerror(errno));
-		close(fd);
-		return 2;
-	}
-	fmt.out = tmp;
-	status = compile_one(opt, &run->sink, &run->totals, path, fd, display, NULL, &fmt, NULL);
-	nvtxt_fmt_flush(&fmt);
-	if (fflush(tmp) != 0 || ferror(tmp)) {
-		io_error(&run->sink, NULL, "cannot write the formatted text of '%s' to a temporary file (unnamed, in '%s'): %s",
-			 display, tmpdir, strerror(errno));
-		status = 2;
-	}
-	if (status != 0) {
-		if (status == 1)
-			nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display,
-				      "not formatted: it has syntax errors");
-		goto done;
-	}
-	differs = !same_contents(fd, tmp);
-	if (!differs)
-		goto done;
-	if (opt->check || opt->list)
-		fprintf(run->out, "%s\n", display);
-	if (opt->diff)
-		status = print_diff(run, fd, tmp, display);
-	if (opt->in_place)
-		status = rewrite_file(&run->sink, path, tmp);
-	else if (status == 0)
-		status = 1;
-done:
+	status = fmt_compared(run, path, fd, display);
 	progress_end(fd);
-	fclose(tmp);
 	close(fd);
 	return status;
 }
