@@ -138,14 +138,8 @@ static int lint_one(struct run *run, const char *path)
 		em->stop(state);
 	if (em && em->needs_output && !to && status != 0)
 		empty_stdout(run);
-	if (out.file) {
-		if (status != 0) {
-			output_abort(&out);
-		} else if (output_commit(&out) != 0) {
-			io_error(&run->sink, NULL, "cannot write '%s': %s", to, strerror(errno));
-			status = 2;
-		}
-	}
+	if (out.file)
+		status = output_finish(&run->sink, &out, to, status);
 	return status;
 }
 
@@ -224,14 +218,8 @@ static int run_chrome_merged(struct run *run, char **files, int n)
 		free(names[i]);
 	free(names);
 	free(tf);
-	if (out.file) {
-		if (status != 0) {
-			output_abort(&out);
-		} else if (output_commit(&out) != 0) {
-			io_error(&run->sink, NULL, "cannot write '%s': %s", to, strerror(errno));
-			status = 2;
-		}
-	}
+	if (out.file)
+		status = output_finish(&run->sink, &out, to, status);
 	return status;
 }
 

@@ -79,11 +79,7 @@ static int write_report(struct run *run, const struct stats_report_view *v)
 			output_abort(&out);
 		return 2;
 	}
-	if (to && output_commit(&out) != 0) {
-		io_error(&run->sink, NULL, "cannot write '%s': %s", to, strerror(errno));
-		return 2;
-	}
-	return 0;
+	return to ? output_finish(&run->sink, &out, to, 0) : 0;
 }
 
 int run_stats(struct run *run, char **files, int nfiles)

@@ -601,8 +601,17 @@ int rewrite_file(const struct nvtxt_diag_sink *sink, const char *path, FILE *tex
 			output_abort(&out);
 		return 2;
 	}
-	if (output_commit(&out) != 0) {
-		io_error(sink, NULL, "cannot write '%s': %s%s", path, strerror(errno), out.detail);
+	return output_finish(sink, &out, path, 0);
+}
+
+int output_finish(const struct nvtxt_diag_sink *sink, struct nvtxt_output *o, const char *path, int status)
+{
+	if (status != 0) {
+		output_abort(o);
+		return status;
+	}
+	if (output_commit(o) != 0) {
+		io_error(sink, NULL, "cannot write '%s': %s%s", path, strerror(errno), o->detail);
 		return 2;
 	}
 	return 0;

@@ -91,5 +91,12 @@ struct nvtxt_diag_sink;
  * ("cannot write 'PATH': REASON", and what output_commit's detail says).
  */
 int rewrite_file(const struct nvtxt_diag_sink *sink, const char *path, FILE *text);
+/*
+ * Ends a command's output opened at path: when status is not 0, removes
+ * the temporary and returns status; else commits it and returns 0, or 2
+ * with the error reported to sink ("cannot write 'PATH': REASON" and what
+ * output_commit's detail says).
+ */
+int output_finish(const struct nvtxt_diag_sink *sink, struct nvtxt_output *o, const char *path, int status);
 
 #endif
