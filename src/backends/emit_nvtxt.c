@@ -12,7 +12,9 @@
  * default definitions share one pattern, are written by straight-line code
  * (format_event) instead of the general loop over the definition
  * (format_generic), once the printer has checked that lang.c's definition
- * is that pattern.
+ * is that pattern.  Their middle, from TimeBase to Color, repeats most
+ * (a thread's process, time base, category and color), so the printer
+ * keeps the texts of recent ones (`struct run`) and copies them whole.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -22,11 +24,13 @@
 #include "decimal.h"
 #include "nvtxt/emit_nvtxt.h"
 
-/* Keeps a rarely taken path out of line, so that the per-event code stays small. */
+/* Keeps a rarely taken path out of line, so that the per-event code stays small; or the other way. */
 #if defined(__GNUC__)
 #define EMIT_COLD __attribute__((cold, noinline))
+#define EMIT_INLINE __attribute__((always_inline))
 #else
 #define EMIT_COLD
+#define EMIT_INLINE
 #endif
 
 /* A value printed before and its text, so that printing it again is a copy. */
@@ -35,6 +39,31 @@ struct memo {
 	char text[24];                 /* the text, then bytes that do not matter */
 	unsigned char len;
 };
+
+/*
+ * The run of an event line from its TimeBase through its ThreadId, or
+ * through its Color when the command has the optional arguments
+ * (', "ClockMonotonicRaw", 41237, 3, 1, 0xFF0000FF'), with the values it
+ * was written from: `shape` holds the line's present bits of those
+ * arguments, RUN_OPTIONALS for the longer run and the TimeBase (<< 16);
+ * RUN_EMPTY, which no line has, marks a slot not yet used.  The key holds
+ * every field the text could come from, even those that are absent: two
+ * lines with equal keys have equal runs.  The longest run is 94 bytes: a
+ * TimeBase field of at most 24 bytes, two int64s of 20 and a uint32 of
+ * 10 and a color of 10, each after ", ".  128 bytes in all, so that a
+ * slot's address is a shift.
+ */
+enum { RUN_SLOTS_LOG2 = 6, RUN_SLOTS = 1 << RUN_SLOTS_LOG2, RUN_TEXT = 96, RUN_HEAD = 48 };
+#define RUN_OPTIONALS (1u << 15)
+#define RUN_EMPTY UINT32_MAX
+struct run {
+	int64_t process_id, thread_id;
+	uint64_t category_color;       /* CategoryId | Color << 32 */
+	uint32_t shape;
+	unsigned char len;
+	char text[RUN_TEXT];           /* the run, then bytes that do not matter */
+};
+_Static_assert(sizeof(struct run) == 128, "a run is 128 bytes");
 
 /* The printer's state, built from lang.c when a writer is made. */
 struct printer {
@@ -50,12 +79,14 @@ struct printer {
 		unsigned char nargs;
 		unsigned char args[NVTXT_ARG_COUNT];
 		bool event_shape, start_end, optionals;
+		uint32_t bound;        /* LINE_BOUND(nargs) */
 	} cmd[NVTXT_CMD_COUNT];
 	struct {
 		char text[24];         /* the TimeBase's name as a quoted string: "Qpc" */
 		unsigned char len;
 	} tb[NVTXT_TB_COUNT];
 	struct memo process_id, thread_id, color;
+	struct run runs[RUN_SLOTS];    /* each in the slot its values hash to (put_run) */
 };
 
 /*
@@ -65,10 +96,13 @@ struct printer {
  * stored).
  */
 #define ARG_BOUND 26
-/* The same for a line: the 24-byte name field, the arguments, '\n'. */
-#define LINE_BOUND(nargs) (24 + (size_t)(nargs) * ARG_BOUND + 1)
+/*
+ * The same for a line: the 24-byte name field, the arguments, '\n', and
+ * RUN_TEXT more, as a run's text is copied whole (up to RUN_TEXT bytes)
+ * where its arguments may have fewer slots (RangePop's three: 78).
+ */
+#define LINE_BOUND(nargs) (24 + (size_t)(nargs) * ARG_BOUND + 1 + RUN_TEXT)
 
-/* "00", "01", ..., "99": two digits per table lookup. */
 /* The quote of a string in normal form: '"' unless the string contains one. */
 static char quote_of(struct nvtxt_str s)
 {
@@ -123,6 +157,7 @@ static void printer_init(struct printer *pr)
 		for (size_t j = 0; j < n; j++)
 			c->args[j] = (unsigned char)args[j];
 		c->event_shape = event_shape(args, n, &c->start_end, &c->optionals);
+		c->bound = (uint32_t)LINE_BOUND(n);
 	}
 	for (int i = 0; i < NVTXT_TB_COUNT; i++) {
 		const char *name = nvtxt_timebase_name((enum nvtxt_timebase)i);
@@ -140,6 +175,8 @@ static void printer_init(struct printer *pr)
 	memcpy(pr->process_id.text, "0", pr->process_id.len = 1);
 	memcpy(pr->thread_id.text, "0", pr->thread_id.len = 1);
 	memcpy(pr->color.text, "0x00000000", pr->color.len = 10);
+	for (int i = 0; i < RUN_SLOTS; i++)
+		pr->runs[i].shape = RUN_EMPTY;
 }
 
 /* Writes v like put_i64, copying the text from m when v is m's key. */
@@ -167,8 +204,9 @@ static char *put_color(char *p, struct memo *m, uint32_t argb)
 	return p + 10;
 }
 
-/* Writes s quoted (2 + s.len bytes) and returns the end. */
-static char *put_string(char *p, struct nvtxt_str s)
+/* Writes s quoted (2 + s.len bytes) and returns the end: put_string's general case. */
+EMIT_COLD
+static char *put_string_any(char *p, struct nvtxt_str s)
 {
 	char q = quote_of(s);
 
@@ -178,6 +216,61 @@ static char *put_string(char *p, struct nvtxt_str s)
 	p += s.len;
 	*p++ = q;
 	return p;
+}
+
+/*
+ * Of the 8 bytes of w, QUOTE_BITS(w) & HIGH_1 is non-zero when one is '"':
+ * a byte of w ^ '"'s is then zero, and subtracting 1 from it sets its top
+ * bit where ~ keeps it (a borrow can only run on from a zero byte, so
+ * there is no false alarm without one).  The "& HIGH_1" is left out so
+ * that the words of a string share one.
+ */
+#define QUOTES_1 0x2222222222222222u
+#define LOW_1 0x0101010101010101u
+#define HIGH_1 0x8080808080808080u
+#define QUOTE_BITS(w) ((((w) ^ QUOTES_1) - LOW_1) & ~((w) ^ QUOTES_1))
+
+/*
+ * Writes s quoted (2 + s.len bytes) and returns the end.  A string of 4 to
+ * 32 bytes (most messages) is copied as four overlapping words, each read
+ * and written inside s and its place (so nothing else is touched), and
+ * the quote is chosen from the same words: no call to memchr and memcpy,
+ * and no loop.
+ */
+static inline char *put_string(char *p, struct nvtxt_str s)
+{
+	uint64_t a, b, c, d;
+	size_t n = s.len, last, mid1, mid2;
+	char q;
+
+	if (n - 4 > 32 - 4) /* shorter than 4 or longer than 32 */
+		return put_string_any(p, s);
+	if (n < 8) {
+		uint32_t x, y;
+
+		memcpy(&x, s.ptr, 4);
+		memcpy(&y, s.ptr + n - 4, 4);
+		memcpy(p + 1, &x, 4);
+		memcpy(p + 1 + n - 4, &y, 4);
+		a = QUOTE_BITS((uint64_t)x | (uint64_t)y << 32);
+	} else {
+		last = n - 8;
+		mid1 = last < 8 ? last : 8;
+		mid2 = last < 16 ? last : 16;
+		memcpy(&a, s.ptr, 8);
+		memcpy(&b, s.ptr + mid1, 8);
+		memcpy(&c, s.ptr + mid2, 8);
+		memcpy(&d, s.ptr + last, 8);
+		memcpy(p + 1, &a, 8);
+		memcpy(p + 1 + mid1, &b, 8);
+		memcpy(p + 1 + mid2, &c, 8);
+		memcpy(p + 1 + last, &d, 8);
+		a = QUOTE_BITS(a) | QUOTE_BITS(b) | QUOTE_BITS(c) | QUOTE_BITS(d);
+	}
+	q = a & HIGH_1 ? '\'' : '"';
+	p[0] = q;
+	p[n + 1] = q;
+	return p + n + 2;
 }
 
 /*
@@ -236,8 +329,82 @@ static char *format_generic(char *p, struct printer *pr, const struct nvtxt_even
 	return p;
 }
 
-/* The line of a command whose plan is event_shape, in straight-line code. */
-static char *format_event(char *p, struct printer *pr, const struct nvtxt_event *ev)
+/*
+ * The key of ev's run in a line whose command has the optional arguments
+ * or not.  The TimeBase is taken whole only when it is present and so in
+ * range (line_bound); when absent, its field is not in the text.
+ */
+static inline uint32_t run_shape(const struct nvtxt_event *ev, bool optionals)
+{
+	enum {
+		RUN_ARGS = NVTXT_BIT(NVTXT_ARG_TIMEBASE) | NVTXT_BIT(NVTXT_ARG_PROCESS_ID) |
+			   NVTXT_BIT(NVTXT_ARG_THREAD_ID),
+		RUN_OPTIONAL_ARGS = NVTXT_BIT(NVTXT_ARG_CATEGORY_ID) | NVTXT_BIT(NVTXT_ARG_COLOR),
+	};
+	uint32_t shape = optionals ? (ev->present & (RUN_ARGS | RUN_OPTIONAL_ARGS)) | RUN_OPTIONALS
+				   : ev->present & RUN_ARGS;
+
+	return shape | (uint32_t)ev->timebase << 16;
+}
+
+/*
+ * Writes ev's run of this shape into r (the slot it hashes to, which it
+ * takes over) and returns r.  The arguments are written into `tmp`,
+ * which has room for what put_arg stores past the run's end (a memo's 24
+ * bytes after the Color's ", " at most at 82: 108 bytes).
+ */
+static struct run *run_fill(struct run *r, struct printer *pr, uint32_t shape,
+			    const struct nvtxt_event *ev)
+{
+	char tmp[RUN_TEXT + 32], *p = tmp;
+
+	p = put_arg(p, pr, ev, NVTXT_ARG_TIMEBASE);
+	p = put_arg(p, pr, ev, NVTXT_ARG_PROCESS_ID);
+	p = put_arg(p, pr, ev, NVTXT_ARG_THREAD_ID);
+	if (shape & RUN_OPTIONALS) {
+		p = put_arg(p, pr, ev, NVTXT_ARG_CATEGORY_ID);
+		p = put_arg(p, pr, ev, NVTXT_ARG_COLOR);
+	}
+	r->process_id = ev->process_id;
+	r->thread_id = ev->thread_id;
+	r->category_color = ev->category_id | (uint64_t)ev->color << 32;
+	r->shape = shape;
+	memcpy(r->text, tmp, RUN_TEXT);
+	r->len = (unsigned char)(p - tmp);
+	return r;
+}
+
+/*
+ * Writes ev's run (the arguments from TimeBase to ThreadId or Color) and
+ * returns the end.  The slot is a multiplicative hash of the values that
+ * change from line to line (ProcessId and TimeBase seldom do), so that the
+ * runs of a trace's threads, categories and colors seldom evict each
+ * other; the key is compared without a branch per field.
+ */
+static inline char *put_run(char *p, struct printer *pr, const struct nvtxt_event *ev, bool optionals)
+{
+	uint32_t shape = run_shape(ev, optionals);
+	uint64_t cc = ev->category_id | (uint64_t)ev->color << 32;
+	uint64_t h = ((uint64_t)ev->thread_id ^ cc) * 0x9E3779B97F4A7C15u;
+	struct run *r = &pr->runs[h >> (64 - RUN_SLOTS_LOG2)];
+
+	if (((uint64_t)(r->process_id ^ ev->process_id) | (uint64_t)(r->thread_id ^ ev->thread_id) |
+	     (r->category_color ^ cc) | (r->shape ^ shape)) != 0)
+		r = run_fill(r, pr, shape, ev);
+	/* Most runs are shorter than RUN_HEAD: one fixed-size copy (LINE_BOUND has room for all RUN_TEXT). */
+	memcpy(p, r->text, RUN_HEAD);
+	if (r->len > RUN_HEAD)
+		memcpy(p + RUN_HEAD, r->text + RUN_HEAD, RUN_TEXT - RUN_HEAD);
+	return p + r->len;
+}
+
+/*
+ * The line of a command whose plan is event_shape, in straight-line code;
+ * inlined into emit_event, as a call's saving and restoring of registers
+ * would cost as much as a field.
+ */
+EMIT_INLINE
+static inline char *format_event(char *p, struct printer *pr, const struct nvtxt_event *ev)
 {
 	const struct command_plan *c = &pr->cmd[ev->command];
 
@@ -249,12 +416,8 @@ static char *format_event(char *p, struct printer *pr, const struct nvtxt_event 
 	} else {
 		p = put_arg(p, pr, ev, NVTXT_ARG_TIME);
 	}
-	p = put_arg(p, pr, ev, NVTXT_ARG_TIMEBASE);
-	p = put_arg(p, pr, ev, NVTXT_ARG_PROCESS_ID);
-	p = put_arg(p, pr, ev, NVTXT_ARG_THREAD_ID);
+	p = put_run(p, pr, ev, c->optionals);
 	if (c->optionals) {
-		p = put_arg(p, pr, ev, NVTXT_ARG_CATEGORY_ID);
-		p = put_arg(p, pr, ev, NVTXT_ARG_COLOR);
 		p = put_arg(p, pr, ev, NVTXT_ARG_MESSAGE);
 		p = put_arg(p, pr, ev, NVTXT_ARG_PAYLOAD);
 	}
@@ -266,15 +429,15 @@ static char *format_event(char *p, struct printer *pr, const struct nvtxt_event 
  * An upper bound of the length of ev's line; 0 when ev cannot be printed
  * (a command or TimeBase out of range).
  */
-static size_t line_bound(const struct printer *pr, const struct nvtxt_event *ev)
+static inline size_t line_bound(const struct printer *pr, const struct nvtxt_event *ev)
 {
 	size_t n;
 
 	if ((unsigned)ev->command >= NVTXT_CMD_COUNT ||
-	    ((ev->present & NVTXT_BIT(NVTXT_ARG_TIMEBASE)) &&
-	     (unsigned)ev->timebase >= NVTXT_TB_COUNT))
+	    ((unsigned)ev->timebase >= NVTXT_TB_COUNT &&
+	     (ev->present & NVTXT_BIT(NVTXT_ARG_TIMEBASE))))
 		return 0;
-	n = LINE_BOUND(pr->cmd[ev->command].nargs);
+	n = pr->cmd[ev->command].bound;
 	if (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
 		n += ev->message.len;
 	if (ev->present & NVTXT_BIT(NVTXT_ARG_NAME))
@@ -383,10 +546,14 @@ static int emit_event(void *user, const struct nvtxt_event *ev)
 {
 	struct nvtxt_emit_nvtxt *w = user;
 	size_t bound = line_bound(&w->pr, ev);
+	char *p;
 
 	if (!bound || bound > sizeof w->buf - w->n || w->error)
 		return write_line_slow(w, ev, bound);
-	w->n = (size_t)(format_line(w->buf + w->n, &w->pr, ev) - w->buf);
+	p = w->buf + w->n;
+	p = w->pr.cmd[ev->command].event_shape ? format_event(p, &w->pr, ev)
+					       : format_generic(p, &w->pr, ev);
+	w->n = (size_t)(p - w->buf);
 	return 0;
 }
 

@@ -100,6 +100,30 @@ static int64_t any_i64(void)
 
 static char big[3000];
 
+/*
+ * A string of 0 to 70 bytes, with a '"' at any place or none, in a block
+ * of its own size (so that AddressSanitizer and valgrind see a read
+ * outside it: the printer copies short strings a word at a time).  The
+ * last few stay allocated, as an event holds two and the reference
+ * prints them after the printer.
+ */
+static struct nvtxt_str any_sized_string(void)
+{
+	static char *ring[8];
+	static unsigned at;
+	size_t n = (size_t)(next() % 71);
+	char *s = malloc(n ? n : 1);
+
+	for (size_t i = 0; i < n; i++)
+		s[i] = (char)('a' + next() % 26);
+	if (n && next() % 3 == 0)
+		s[next() % n] = '"';
+	at = (at + 1) % 8;
+	free(ring[at]);
+	ring[at] = s;
+	return (struct nvtxt_str){ s, n };
+}
+
 static struct nvtxt_str any_string(void)
 {
 	static const char *const pool[] = {
@@ -110,6 +134,8 @@ static struct nvtxt_str any_string(void)
 		size_t n = (size_t)(next() % sizeof big);
 		return (struct nvtxt_str){ big, n };
 	}
+	if (next() % 2)
+		return any_sized_string();
 	const char *s = pool[next() % (sizeof pool / sizeof pool[0])];
 	return (struct nvtxt_str){ s, strlen(s) };
 }
@@ -126,12 +152,16 @@ static struct nvtxt_event any_event(void)
 	ev.start = any_i64();
 	ev.end = any_i64();
 	ev.timebase = (enum nvtxt_timebase)(next() % NVTXT_TB_COUNT);
-	/* IDs repeat, as in a trace, and change. */
+	/*
+	 * IDs repeat, as in a trace, and change: the printer keeps the text
+	 * from TimeBase to Color of recent lines, so lines alike but for one
+	 * of those values (or its presence, or the command) are frequent.
+	 */
 	ev.process_id = next() % 3 ? 41237 : any_i64();
 	ev.thread_id = next() % 2 ? (int64_t)(next() % 4) : any_i64();
-	ev.category_id = (uint32_t)any_u64();
+	ev.category_id = next() % 2 ? (uint32_t)(next() % 3) : (uint32_t)any_u64();
 	ev.parent_category_id = (uint32_t)any_u64();
-	ev.color = next() % 2 ? 0xFF0000FFu : (uint32_t)next();
+	ev.color = next() % 2 ? 0xFF0000FFu - (uint32_t)(next() % 2) : (uint32_t)next();
 	ev.payload = any_i64();
 	ev.message = any_string();
 	ev.name = any_string();
