@@ -1,7 +1,12 @@
 /*
  * payload_layout.c - the layout of each kind's event record, from the
- * entries of payload_records.def (PL_ROLES) and the roles each kind holds.
+ * entries of payload_records.def (PL_ROLES) and the roles each kind holds,
+ * and the schema section that describes it (the writer writes it, the
+ * reader compares what it reads with it).
  */
+#include <stdio.h>
+
+#include "nvtxt/language.h"
 #include "payload_layout.h"
 
 /* One entry of PL_ROLES. */
@@ -98,4 +103,46 @@ void pl_layout_init(struct pl_layout *l, enum pl_kind k, bool pid64, bool tid64)
 					pl_append(l, &pl_roles[j], &off);
 	}
 	l->stride = (off + 7u) & ~7u;
+}
+
+size_t pl_schema_body(const struct pl_layout *l, unsigned tb, uint64_t id, unsigned char *body)
+{
+	size_t head = PL_SCHEMA_ATTR_SIZE + l->n * PL_SCHEMA_ENTRY_SIZE, len;
+	int n;
+
+	memset(body, 0, head);
+	/* The schema name: "<kind>" or "<kind> <TimeBase>". */
+	if (tb == PL_NO_TB)
+		n = snprintf((char *)body + head, PL_SCHEMA_BODY_MAX - head, "%s", pl_kind_name(l->kind));
+	else
+		n = snprintf((char *)body + head, PL_SCHEMA_BODY_MAX - head, "%s %s",
+			     pl_kind_name(l->kind), nvtxt_timebase_name((enum nvtxt_timebase)tb));
+	len = head + (size_t)n + 1;
+	pl_put64(body + PL_SCH_FIELD_MASK, PL_SCHEMA_FIELD_MASK);
+	pl_put64(body + PL_SCH_NAME, head);
+	pl_put64(body + PL_SCH_TYPE, PL_SCHEMA_TYPE_STATIC);
+	pl_put64(body + PL_SCH_FLAGS, l->schema_flags);
+	pl_put64(body + PL_SCH_ENTRIES, PL_SCHEMA_ATTR_SIZE);
+	pl_put64(body + PL_SCH_NUM_ENTRIES, l->n);
+	pl_put64(body + PL_SCH_STATIC_SIZE, l->stride);
+	pl_put64(body + PL_SCH_PACK_ALIGN, PL_PACK_ALIGN);
+	pl_put64(body + PL_SCH_SCHEMA_ID, id);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct pl_entry *e = &l->e[i];
+		unsigned char *p = body + PL_SCHEMA_ATTR_SIZE + i * PL_SCHEMA_ENTRY_SIZE;
+		size_t nl = strlen(e->name) + 1, dl = strlen(e->description) + 1;
+
+		pl_put64(p + PL_ENT_FLAGS, e->flags);
+		pl_put64(p + PL_ENT_TYPE, e->type);
+		pl_put64(p + PL_ENT_NAME, len);
+		memcpy(body + len, e->name, nl);
+		len += nl;
+		pl_put64(p + PL_ENT_DESCRIPTION, len);
+		memcpy(body + len, e->description, dl);
+		len += dl;
+		pl_put64(p + PL_ENT_OFFSET, e->offset);
+		if (e->flags & PL_EF_TIMESTAMP)
+			pl_put64(p + PL_ENT_SEMANTICS, PL_TIME_DOMAIN_ID_STATIC_START + tb);
+	}
+	return len;
 }

@@ -445,7 +445,7 @@ static inline void pl_time_domain_record(unsigned char *p, unsigned tb)
  * naming kinds) and ID id, exactly as the writer writes it, into buf (at
  * least PL_SCHEMA_BODY_MAX bytes): the attributes, the entries, then the
  * strings (the name, then each entry's name and description).  Returns
- * its length.  Defined in payload_write.c; the reader compares what it
+ * its length.  Defined in payload_layout.c; the reader compares what it
  * reads with it.
  */
 size_t pl_schema_body(const struct pl_layout *l, unsigned tb, uint64_t id, unsigned char *buf);

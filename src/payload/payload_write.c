@@ -13,14 +13,16 @@
  * batch, so a reader can stream the file and hand the calls on in ordinal
  * order (nvtxt-payload(5)).  The header is patched at the end.
  *
- * This runs once per event, so it is written for speed.  A batch's records
- * and strings are kept in chains of fixed-size blocks taken from a pool
- * that the writer keeps for its whole life: a flush returns them to the
- * pool, so after the first batches no memory is allocated, zeroed by the
- * kernel or copied by realloc, and the peak memory is that of the largest
- * set of pending batches.  A record is filled in place, at offsets looked
- * up once per schema; a string is hashed a word at a time, in the same
- * pass that checks it for NUL bytes.
+ * This runs once per event, so it is written for speed (bench/README.md
+ * has the instruction counts).  A batch's records and strings are kept in
+ * chains of blocks from a pool (payload_pool.h), so after the first
+ * batches no memory is allocated.  An event record is filled in place by
+ * a store of every entry, without zeroing it first (pw_fill), at offsets
+ * that are constants for the common layouts (32-bit ProcessId and
+ * ThreadId) and looked up once per schema for the others.  Most messages
+ * are found in the strings' cache (payload_strings.h).  The common path
+ * of an event (pw_timed) makes no call that returns to it; everything
+ * else is out of line.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,61 +30,44 @@
 
 #include "nvtxt/payload.h"
 #include "payload_layout.h"
-#include "util.h"
+#include "payload_pool.h"
+#include "payload_strings.h"
 
 /* Keeps a rarely taken path out of line, so that the per-event code stays small. */
 #if defined(__GNUC__)
 #define PW_COLD __attribute__((cold, noinline))
+#define PW_NOINLINE __attribute__((noinline))
 #else
 #define PW_COLD
+#define PW_NOINLINE
 #endif
 
-#define PW_KEEP_BYTES (64u << 10) /* larger string tables are freed at a flush */
-#define PW_BLOCK_SIZE (64u << 10) /* the blocks of the pool, header included */
 #define PW_NO_TB PL_NO_TB /* the "TimeBase" of naming kinds */
 /*
- * Room for the largest record, RangeStartEnd with 64-bit ProcessId and ThreadId
- * (72 bytes)
- * (nvtxt-payload(5), RECORDS).  Each record is zeroed with this many
- * bytes, a fixed-size memset that compilers inline; the blocks of records
- * keep room for it.
+ * Room for the largest record, RangeStartEnd with 64-bit ProcessId and
+ * ThreadId (72 bytes; nvtxt-payload(5), RECORDS), and the 4 bytes past a
+ * record's last entry that pw_fill may store zeros into: the blocks of
+ * records keep this much room after their last record.  A naming record
+ * is zeroed with this many bytes, a fixed-size memset that compilers
+ * inline.
  */
 #define PW_MAX_STRIDE 80u
 
-/* A block of pending records or strings. */
-struct pw_block {
-	struct pw_block *next;
-	size_t len, cap;        /* bytes used, bytes of data */
-	unsigned char data[];
-};
-
-/* The blocks of one batch's records or strings, in order. */
-struct pw_chain {
-	struct pw_block *head, *tail;
-};
-
-/* A string of a pending batch: where its copy is, and its flexData offset. */
-struct pw_dedup_slot {
-	const unsigned char *str; /* NULL: an empty slot */
-	size_t len;
-	uint64_t off;
-};
-
 struct pw_schema {
+	/* First: its address is the schema's, one register fewer per event. */
+	struct pw_strings str;  /* its pending flexData */
+	unsigned char *rec_at;  /* where the next record goes, in ev's last block */
+	size_t rec_room;        /* bytes left there */
+	size_t nev;
+	int64_t last_ts;        /* INT64_MIN before a batch's first record */
+	bool unsorted;
+	struct pw_chain ev;     /* pending records, nev of them */
 	struct pl_layout l;
 	unsigned tb;            /* enum nvtxt_timebase, or PW_NO_TB */
 	uint64_t id;
 	uint16_t off[PL_R_COUNT]; /* byte offset of each role's entry in a record */
-	struct pw_chain ev;     /* pending records, nev of them */
-	size_t nev;
-	struct pw_chain flex;   /* pending flexData after its first byte, the NUL */
-	size_t flex_len;        /* bytes of flexData, that NUL included */
-	struct pw_dedup_slot *dedup; /* open addressing, at most half full */
-	size_t dedup_cap, dedup_n;
-	int64_t last_ts;
-	bool unsorted;
 	bool written;           /* its section is in the file */
-	uint64_t first_ordinal; /* of its pending batch */
+	uint64_t first_ordinal; /* of its pending batch, set by pw_flush */
 	struct pw_schema *next; /* creation order */
 };
 
@@ -91,13 +76,15 @@ struct nvtxt_payload_writer {
 	uint64_t off;           /* bytes written so far */
 	uint64_t nsections;
 	uint64_t next_ordinal;
+	/* The first ordinal of the pending flush group: every call is one record,
+	   so next_ordinal - group_ordinal records are pending. */
+	uint64_t group_ordinal;
 	bool failed;
 	unsigned tb_written;    /* bit per TimeBase: its time domain is in the file */
-	size_t pending_events, pending_bytes;
+	struct pw_shared sh;    /* the pool, the string cache, the pending bytes */
 	struct pw_schema *by_key[PL_K_COUNT][PW_NO_TB + 1][2][2];
 	struct pw_schema *first, **last;
 	uint64_t nschemas;
-	struct pw_block *spare; /* the pool: blocks of PW_BLOCK_SIZE not in use */
 };
 
 static int pw_write(struct nvtxt_payload_writer *w, const void *p, size_t n)
@@ -153,22 +140,14 @@ struct nvtxt_payload_writer *nvtxt_payload_writer_new(FILE *out)
 		return NULL;
 	w->out = out;
 	w->last = &w->first;
-	if (pw_write(w, zeros, sizeof zeros)) {
+	if (pw_shared_init(&w->sh) || pw_write(w, zeros, sizeof zeros)) {
 		int e = errno;
+		pw_shared_free(&w->sh);
 		free(w);
 		errno = e;
 		return NULL;
 	}
 	return w;
-}
-
-static void pw_blocks_free(struct pw_block *b)
-{
-	while (b) {
-		struct pw_block *next = b->next;
-		free(b);
-		b = next;
-	}
 }
 
 void nvtxt_payload_writer_free(struct nvtxt_payload_writer *w)
@@ -180,65 +159,11 @@ void nvtxt_payload_writer_free(struct nvtxt_payload_writer *w)
 	for (s = w->first; s; s = next) {
 		next = s->next;
 		pw_blocks_free(s->ev.head);
-		pw_blocks_free(s->flex.head);
-		free(s->dedup);
+		pw_strings_free(&s->str);
 		free(s);
 	}
-	pw_blocks_free(w->spare);
+	pw_shared_free(&w->sh);
 	free(w);
-}
-
-/*
- * Appends to chain c a block with at least `need` free bytes: one of the
- * pool, or a new one (larger than PW_BLOCK_SIZE when need asks for it).
- * Returns it, or NULL (ENOMEM).
- */
-PW_COLD
-static struct pw_block *pw_block_add(struct nvtxt_payload_writer *w, struct pw_chain *c,
-				     size_t need)
-{
-	const size_t std_cap = PW_BLOCK_SIZE - offsetof(struct pw_block, data);
-	struct pw_block *b = w->spare;
-
-	if (need <= std_cap && b) {
-		w->spare = b->next;
-	} else {
-		size_t cap = need <= std_cap ? std_cap : need;
-		if (cap > SIZE_MAX - offsetof(struct pw_block, data)) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		b = malloc(offsetof(struct pw_block, data) + cap);
-		if (!b)
-			return NULL;
-		b->cap = cap;
-	}
-	b->next = NULL;
-	b->len = 0;
-	if (c->tail)
-		c->tail->next = b;
-	else
-		c->head = b;
-	c->tail = b;
-	return b;
-}
-
-/* Empties chain c: blocks of the standard size go back to the pool. */
-static void pw_chain_release(struct nvtxt_payload_writer *w, struct pw_chain *c)
-{
-	const size_t std_cap = PW_BLOCK_SIZE - offsetof(struct pw_block, data);
-	struct pw_block *b = c->head, *next;
-
-	for (; b; b = next) {
-		next = b->next;
-		if (b->cap == std_cap) {
-			b->next = w->spare;
-			w->spare = b;
-		} else {
-			free(b);
-		}
-	}
-	c->head = c->tail = NULL;
 }
 
 static int pw_chain_write(struct nvtxt_payload_writer *w, const struct pw_chain *c)
@@ -247,6 +172,67 @@ static int pw_chain_write(struct nvtxt_payload_writer *w, const struct pw_chain 
 		if (pw_write(w, b->data, b->len))
 			return -1;
 	return 0;
+}
+
+/* ---- schemas and records ---- */
+
+/*
+ * The entries of the timed kinds' records, in the order of their offsets,
+ * which is the order pw_fill stores them in; PL_R_COUNT ends a list.
+ */
+static const uint8_t pw_fill_order[PL_K_POP + 1][11] = {
+	[PL_K_MARKER] = { PL_R_TIME, PL_R_ORDINAL, PL_R_PID, PL_R_TID, PL_R_CATEGORY, PL_R_COLOR,
+			  PL_R_PAYLOAD, PL_R_MESSAGE, PL_R_PRESENT, PL_R_COUNT },
+	[PL_K_START_END] = { PL_R_START, PL_R_END, PL_R_ORDINAL, PL_R_PID, PL_R_TID, PL_R_CATEGORY,
+			     PL_R_COLOR, PL_R_PAYLOAD, PL_R_MESSAGE, PL_R_PRESENT, PL_R_COUNT },
+	[PL_K_PUSH] = { PL_R_TIME, PL_R_ORDINAL, PL_R_PID, PL_R_TID, PL_R_CATEGORY, PL_R_COLOR,
+			PL_R_PAYLOAD, PL_R_MESSAGE, PL_R_PRESENT, PL_R_COUNT },
+	[PL_K_POP] = { PL_R_TIME, PL_R_ORDINAL, PL_R_PID, PL_R_TID, PL_R_COUNT },
+};
+
+/*
+ * The offsets and strides of the timed kinds' records when ProcessId and
+ * ThreadId are 32-bit (pl_layout_init's, which pw_fill_check holds them
+ * to): constants, so that most events store at fixed offsets.
+ */
+#define PW_NARROW_MARK { [PL_R_TIME] = 0, [PL_R_ORDINAL] = 8, [PL_R_PID] = 16, [PL_R_TID] = 20, \
+	[PL_R_CATEGORY] = 24, [PL_R_COLOR] = 28, [PL_R_PAYLOAD] = 32, [PL_R_MESSAGE] = 40, \
+	[PL_R_PRESENT] = 48 }
+static const uint16_t pw_narrow_off[PL_K_POP + 1][PL_R_COUNT] = {
+	[PL_K_MARKER] = PW_NARROW_MARK,
+	[PL_K_START_END] = { [PL_R_START] = 0, [PL_R_END] = 8, [PL_R_ORDINAL] = 16, [PL_R_PID] = 24,
+			     [PL_R_TID] = 28, [PL_R_CATEGORY] = 32, [PL_R_COLOR] = 36,
+			     [PL_R_PAYLOAD] = 40, [PL_R_MESSAGE] = 48, [PL_R_PRESENT] = 56 },
+	[PL_K_PUSH] = PW_NARROW_MARK,
+	[PL_K_POP] = { [PL_R_TIME] = 0, [PL_R_ORDINAL] = 8, [PL_R_PID] = 16, [PL_R_TID] = 20 },
+};
+static const uint8_t pw_narrow_stride[PL_K_POP + 1] = { 56, 64, 56, 24 };
+
+/*
+ * Whether pw_fill fills a record of timed schema s whole, without zeroing
+ * it first: its entries are those of pw_fill_order, in that order, each
+ * 4-byte entry (stored as 8 bytes, its value below 2^32 and so its other
+ * 4 bytes zeros, which the next store overwrites) followed by the next
+ * entry, by 4 bytes of padding or by the end of the record, so that the
+ * stores cover every byte of the stride and at most 4 bytes past it;
+ * and, narrow (32-bit ids), the offsets and stride of pw_narrow_off.
+ * Cannot fail unless payload_records.def changes and this file does not.
+ */
+static bool pw_fill_check(const struct pw_schema *s, bool narrow)
+{
+	enum pl_kind k = s->l.kind;
+	uint32_t covered = 0;
+	size_t i;
+
+	for (i = 0; i < s->l.n; i++) {
+		const struct pl_entry *e = &s->l.e[i];
+		if (e->role != pw_fill_order[k][i] || e->offset > covered ||
+		    (narrow && e->offset != pw_narrow_off[k][e->role]))
+			return false;
+		covered = e->offset + 8;
+	}
+	return pw_fill_order[k][i] == PL_R_COUNT && covered >= s->l.stride &&
+	       covered <= PW_MAX_STRIDE && (!narrow || s->l.stride == pw_narrow_stride[k]);
 }
 
 /* Creates the schema of a key that has none yet.  NULL with errno set on failure. */
@@ -260,9 +246,15 @@ static struct pw_schema *pw_schema_new(struct nvtxt_payload_writer *w, enum pl_k
 	if (!s)
 		return NULL;
 	pl_layout_init(&s->l, k, pid64, tid64);
-	if (s->l.stride > PW_MAX_STRIDE) {
-		free(s); /* cannot happen: see PW_MAX_STRIDE */
+	if (s->l.stride > PW_MAX_STRIDE ||
+	    (pl_kind_timed(k) && !pw_fill_check(s, !pid64 && !tid64))) {
+		free(s); /* cannot happen: see PW_MAX_STRIDE and pw_fill_check */
 		errno = EINVAL;
+		return NULL;
+	}
+	s->str.flex_len = 1;
+	if ((s->l.at[PL_R_MESSAGE] >= 0 || s->l.at[PL_R_NAME] >= 0) && pw_strings_init(&s->str)) {
+		free(s);
 		return NULL;
 	}
 	for (int r = 0; r < PL_R_COUNT; r++)
@@ -270,14 +262,42 @@ static struct pw_schema *pw_schema_new(struct nvtxt_payload_writer *w, enum pl_k
 			s->off[r] = (uint16_t)s->l.e[s->l.at[r]].offset;
 	s->tb = tb;
 	s->id = PL_SCHEMA_ID_STATIC_START + w->nschemas++;
-	s->flex_len = 1;
+	s->last_ts = INT64_MIN;
 	*w->last = s;
 	w->last = &s->next;
 	*slot = s;
 	return s;
 }
 
-static int pw_schema_section(struct nvtxt_payload_writer *w, const struct pw_schema *s);
+/* Ends the last block of s's records where its records end. */
+static void pw_rec_sync(struct pw_schema *s)
+{
+	if (s->ev.tail)
+		s->ev.tail->len = (size_t)(s->rec_at - s->ev.tail->data);
+}
+
+/* Gives s's records a new block.  Returns 0, or -1 (ENOMEM). */
+PW_COLD
+static int pw_rec_block(struct nvtxt_payload_writer *w, struct pw_schema *s)
+{
+	struct pw_block *b;
+
+	pw_rec_sync(s);
+	b = pw_block_add(&w->sh.pool, &s->ev, PW_MAX_STRIDE);
+	if (!b)
+		return -1;
+	s->rec_at = b->data;
+	s->rec_room = b->cap;
+	return 0;
+}
+
+static int pw_schema_section(struct nvtxt_payload_writer *w, const struct pw_schema *s)
+{
+	unsigned char body[PL_SCHEMA_BODY_MAX];
+	size_t len = pl_schema_body(&s->l, s->tb, s->id, body);
+
+	return pw_section(w, PL_SEC_SCHEMA, body, len, NULL, 0);
+}
 
 /*
  * Writes the pending batch of s, after the time domain and the schema
@@ -289,7 +309,7 @@ static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s, boo
 	static const unsigned char nul;
 	unsigned char h[PL_BATCH_HEADER_SIZE];
 	uint64_t size = (uint64_t)s->nev * s->l.stride;
-	uint64_t len = PL_BATCH_HEADER_SIZE + size + s->flex_len;
+	uint64_t len = PL_BATCH_HEADER_SIZE + size + s->str.flex_len;
 
 	if (!s->written) {
 		if (s->tb != PW_NO_TB && !(w->tb_written & (1u << s->tb))) {
@@ -309,27 +329,21 @@ static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s, boo
 	pl_put64(h + PL_BAT_SCOPE, PL_SCOPE_NONE);
 	pl_put64(h + PL_BAT_FLAGS, s->unsorted ? PL_BATCH_UNSORTED : PL_BATCH_TIME_SORTED);
 	pl_put64(h + PL_BAT_FLEX_DATA, PL_BATCH_HEADER_SIZE + size);
-	pl_put64(h + PL_BAT_FLEX_SIZE, s->flex_len);
+	pl_put64(h + PL_BAT_FLEX_SIZE, s->str.flex_len);
 	pl_put64(h + PL_BAT_FLEX_OFFSET, 0);
+	pw_rec_sync(s);
 	if (pw_section_begin(w, PL_SEC_BATCH, last ? PL_SEC_GROUP_END : 0, len) ||
 	    pw_write(w, h, sizeof h) ||
 	    pw_chain_write(w, &s->ev) || pw_write(w, &nul, 1) ||
-	    pw_chain_write(w, &s->flex) || pw_section_end(w, len))
+	    pw_chain_write(w, &s->str.flex) || pw_section_end(w, len))
 		return -1;
-	pw_chain_release(w, &s->ev);
-	pw_chain_release(w, &s->flex);
+	pw_chain_release(&w->sh.pool, &s->ev);
+	s->rec_at = NULL;
+	s->rec_room = 0;
 	s->nev = 0;
-	s->flex_len = 1;
 	s->unsorted = false;
-	s->dedup_n = 0;
-	if (s->dedup_cap * sizeof *s->dedup > PW_KEEP_BYTES) {
-		free(s->dedup);
-		s->dedup = NULL;
-		s->dedup_cap = 0;
-	} else if (s->dedup_cap) {
-		memset(s->dedup, 0, s->dedup_cap * sizeof *s->dedup);
-	}
-	return 0;
+	s->last_ts = INT64_MIN;
+	return pw_strings_reset(&w->sh, &s->str);
 }
 
 /* Writes the pending batches as one flush group, in the order of their first ordinal. */
@@ -344,6 +358,8 @@ static int pw_flush(struct nvtxt_payload_writer *w)
 		if (!s->nev)
 			continue;
 		n++;
+		/* Read here, not kept per record: the batch's first record's. */
+		s->first_ordinal = pl_get64(s->ev.head->data + s->off[PL_R_ORDINAL]);
 		for (; i > 0 && order[i - 1]->first_ordinal > s->first_ordinal; i--)
 			order[i] = order[i - 1];
 		order[i] = s;
@@ -351,17 +367,19 @@ static int pw_flush(struct nvtxt_payload_writer *w)
 	for (size_t i = 0; i < n; i++)
 		if (pw_flush_one(w, order[i], i + 1 == n))
 			return -1;
-	w->pending_events = 0;
-	w->pending_bytes = 0;
+	w->group_ordinal = w->next_ordinal;
+	pw_shared_flushed(&w->sh);
 	return 0;
 }
 
+/* ---- one event ---- */
+
 /*
  * The schema of an event: of kind k, TimeBase tb, and the widths that
- * ProcessId pid and ThreadId tid need.  NULL on ENOMEM.
+ * ProcessId pid and ThreadId tid need.  NULL with errno set on failure.
  */
-static inline struct pw_schema *pw_schema_for(struct nvtxt_payload_writer *w, enum pl_kind k,
-					      unsigned tb, int64_t pid, int64_t tid)
+static struct pw_schema *pw_schema_for(struct nvtxt_payload_writer *w, enum pl_kind k,
+				       unsigned tb, int64_t pid, int64_t tid)
 {
 	bool pid64 = (uint64_t)pid > UINT32_MAX, tid64 = (uint64_t)tid > UINT32_MAX;
 	struct pw_schema *s = w->by_key[k][tb][pid64][tid64];
@@ -370,299 +388,262 @@ static inline struct pw_schema *pw_schema_for(struct nvtxt_payload_writer *w, en
 }
 
 /*
- * Starts a record of schema s: reserves a zeroed slot after its pending
- * records and stores the ordinal, ProcessId and ThreadId (when s has
- * them).  Returns the slot, or NULL (ENOMEM).
+ * Reserves a record of `stride` bytes after s's pending records and
+ * counts it: its block keeps PW_MAX_STRIDE bytes free after it, which the
+ * caller made sure of with pw_room.
  */
-static inline unsigned char *pw_record(struct nvtxt_payload_writer *w, struct pw_schema *s,
-				       uint64_t ordinal, int64_t pid, int64_t tid)
+static PW_INLINE unsigned char *pw_record(struct nvtxt_payload_writer *w, struct pw_schema *s,
+					  uint32_t stride)
 {
-	struct pw_block *b = s->ev.tail;
-	unsigned char *p;
+	unsigned char *p = s->rec_at;
 
-	if (!b || b->cap - b->len < PW_MAX_STRIDE) {
-		b = pw_block_add(w, &s->ev, PW_MAX_STRIDE);
-		if (!b)
-			return NULL;
-	}
-	p = b->data + b->len;
-	memset(p, 0, PW_MAX_STRIDE);
-	b->len += s->l.stride;
-	if (!s->nev++)
-		s->first_ordinal = ordinal;
-	w->pending_events++;
-	w->pending_bytes += s->l.stride;
-	pl_put64(p + s->off[PL_R_ORDINAL], ordinal);
-	if (s->l.at[PL_R_PID] >= 0) {
-		if (s->l.pid64)
-			pl_put64(p + s->off[PL_R_PID], (uint64_t)pid);
-		else
-			pl_put32(p + s->off[PL_R_PID], (uint32_t)pid);
-	}
-	if (s->l.at[PL_R_TID] >= 0) {
-		if (s->l.tid64)
-			pl_put64(p + s->off[PL_R_TID], (uint64_t)tid);
-		else
-			pl_put32(p + s->off[PL_R_TID], (uint32_t)tid);
-	}
+	s->rec_at = p + stride;
+	s->rec_room -= stride;
+	s->nev++;
+	w->sh.pending_bytes += stride;
 	return p;
 }
 
-/*
- * A hash of the n bytes at p, read a word at a time; sets *nul when one of
- * them is 0.  (The hash only places strings in the table: any function
- * would give the same file.)
- */
-static inline uint64_t pw_hash(const unsigned char *p, size_t n, bool *nul)
+/* Makes room for a record of s.  Returns 0, or -1 (ENOMEM). */
+static PW_INLINE int pw_room(struct nvtxt_payload_writer *w, struct pw_schema *s)
 {
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-	uint64_t h = n, x = 0, zero = 0;
+	return s->rec_room < PW_MAX_STRIDE ? pw_rec_block(w, s) : 0;
+}
 
-	if (n >= 8) {
-		const unsigned char *last = p + n - 8;
-		for (; p < last; p += 8) {
-			memcpy(&x, p, 8);
-			zero |= (x - ones) & ~x & highs;
-			h = (h ^ x) * 0x9E3779B97F4A7C15u;
-		}
-		memcpy(&x, last, 8); /* overlaps the word before */
-		zero |= (x - ones) & ~x & highs;
+/*
+ * pl_put64 as one store on a little-endian host, whose compiler says so:
+ * the bytes one by one defeat GCC's merging of neighbouring stores.
+ */
+static PW_INLINE void pw_put64(unsigned char *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, sizeof v);
+#else
+	pl_put64(p, v);
+#endif
+}
+
+/* Present's bits are those of the optional arguments in nvtxt_event.present, shifted. */
+#define PW_PRESENT_SHIFT NVTXT_ARG_CATEGORY_ID
+_Static_assert(PL_PRESENT_CATEGORY << PW_PRESENT_SHIFT == NVTXT_BIT(NVTXT_ARG_CATEGORY_ID) &&
+	       PL_PRESENT_COLOR << PW_PRESENT_SHIFT == NVTXT_BIT(NVTXT_ARG_COLOR) &&
+	       PL_PRESENT_MESSAGE << PW_PRESENT_SHIFT == NVTXT_BIT(NVTXT_ARG_MESSAGE) &&
+	       PL_PRESENT_PAYLOAD << PW_PRESENT_SHIFT == NVTXT_BIT(NVTXT_ARG_PAYLOAD) &&
+	       PL_PRESENT_ALL == 15, "Present's bits follow the arguments' order");
+
+/*
+ * The record of an event of timed kind k (a constant where inlined) in
+ * schema s, whose entries are at offsets o (pw_narrow_off[k] or s->off)
+ * and whose stride is `stride`, with the flexData offset msg of its
+ * message: every entry stored in the order of the offsets, 4-byte ones as
+ * 8 bytes, an absent argument as 0, so the record needs no zeroing first
+ * (pw_fill_check).  The first timestamp orders the batch.  s has room
+ * (pw_room).
+ */
+static PW_INLINE void pw_fill(struct nvtxt_payload_writer *w, struct pw_schema *s, enum pl_kind k,
+			      const struct nvtxt_event *ev, const uint16_t *o, uint32_t stride,
+			      uint64_t msg)
+{
+	uint32_t bits = ev->present;
+	unsigned char *p = pw_record(w, s, stride);
+	int64_t ts;
+
+	if (k == PL_K_START_END) {
+		pw_put64(p + o[PL_R_START], (uint64_t)ev->start);
+		pw_put64(p + o[PL_R_END], (uint64_t)ev->end);
 	} else {
-		for (; n--; p++) {
-			zero |= *p == 0;
-			x = x << 8 | *p;
-		}
+		pw_put64(p + o[PL_R_TIME], (uint64_t)ev->time);
 	}
-	*nul = zero != 0;
-	return hash_u64((h ^ x) * 0x9E3779B97F4A7C15u);
-}
-
-/* The table slot of a string: the slot that holds it, or the empty slot where it goes. */
-static struct pw_dedup_slot *dedup_slot(struct pw_schema *s, const unsigned char *p, size_t n,
-					uint64_t h)
-{
-	size_t mask = s->dedup_cap - 1, i = (size_t)h & mask;
-
-	while (s->dedup[i].str &&
-	       (s->dedup[i].len != n || memcmp(s->dedup[i].str, p, n) != 0))
-		i = (i + 1) & mask;
-	return &s->dedup[i];
-}
-
-/* Doubles the table, which pw_str keeps at most half full.  Returns 0, or -1 (ENOMEM). */
-PW_COLD
-static int dedup_grow(struct pw_schema *s)
-{
-	struct pw_dedup_slot *old = s->dedup;
-	size_t cap = s->dedup_cap;
-	bool nul;
-
-	s->dedup_cap = cap ? 2 * cap : 64;
-	s->dedup = calloc(s->dedup_cap, sizeof *s->dedup);
-	if (!s->dedup) {
-		s->dedup = old;
-		s->dedup_cap = cap;
-		return -1;
+	pw_put64(p + o[PL_R_ORDINAL], ev->ordinal);
+	pw_put64(p + o[PL_R_PID], (uint64_t)ev->process_id);
+	pw_put64(p + o[PL_R_TID], (uint64_t)ev->thread_id);
+	if (k != PL_K_POP) {
+		pw_put64(p + o[PL_R_CATEGORY],
+			 bits & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID) ? ev->category_id : 0);
+		pw_put64(p + o[PL_R_COLOR], bits & NVTXT_BIT(NVTXT_ARG_COLOR) ? ev->color : 0);
+		pw_put64(p + o[PL_R_PAYLOAD],
+			 bits & NVTXT_BIT(NVTXT_ARG_PAYLOAD) ? (uint64_t)ev->payload : 0);
+		pw_put64(p + o[PL_R_MESSAGE], msg);
+		pw_put64(p + o[PL_R_PRESENT], (bits >> PW_PRESENT_SHIFT) & PL_PRESENT_ALL);
 	}
-	for (size_t i = 0; i < cap; i++)
-		if (old[i].str)
-			*dedup_slot(s, old[i].str, old[i].len,
-				    pw_hash(old[i].str, old[i].len, &nul)) = old[i];
-	free(old);
-	return 0;
-}
-
-/*
- * The flexData offset of string `str` in s's pending batch, stored at p
- * (a u64): 0 for the empty string (the NUL at byte 0), else the offset of
- * its NUL-terminated copy, appended unless the batch already holds it.
- * Returns 0, or -1 with errno EINVAL (a NUL byte in str) or ENOMEM.
- */
-static int pw_str(struct nvtxt_payload_writer *w, struct pw_schema *s, unsigned char *p,
-		  struct nvtxt_str str)
-{
-	const unsigned char *src = (const unsigned char *)str.ptr;
-	struct pw_dedup_slot *slot;
-	struct pw_block *b;
-	uint64_t h;
-	bool nul;
-
-	if (str.len == 0)
-		return 0; /* the record is zeroed */
-	if (str.len > PL_STRING_MAX) { /* no NVTXT line holds one: the reader's bound */
-		errno = EINVAL;
-		return -1;
-	}
-	h = pw_hash(src, str.len, &nul);
-	if (nul) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (2 * (s->dedup_n + 1) > s->dedup_cap && dedup_grow(s))
-		return -1;
-	slot = dedup_slot(s, src, str.len, h);
-	if (!slot->str) {
-		b = s->flex.tail;
-		if (str.len >= SIZE_MAX - PW_BLOCK_SIZE) {
-			errno = ENOMEM;
-			return -1;
-		}
-		if (!b || b->cap - b->len < str.len + 1) {
-			b = pw_block_add(w, &s->flex, str.len + 1);
-			if (!b)
-				return -1;
-		}
-		memcpy(b->data + b->len, src, str.len);
-		b->data[b->len + str.len] = 0;
-		slot->str = b->data + b->len;
-		slot->len = str.len;
-		slot->off = s->flex_len;
-		b->len += str.len + 1;
-		s->flex_len += str.len + 1;
-		w->pending_bytes += str.len + 1;
-		s->dedup_n++;
-	}
-	pl_put64(p, slot->off);
-	return 0;
-}
-
-/* The timestamp that orders a batch: the record's first. */
-static void pw_ts(struct pw_schema *s, int64_t ts)
-{
-	if (s->nev > 1 && ts < s->last_ts)
+	ts = k == PL_K_START_END ? ev->start : ev->time;
+	if (ts < s->last_ts)
 		s->unsorted = true;
 	s->last_ts = ts;
 }
 
-/* The optional arguments of Marker, RangePush and RangeStartEnd, and Present. */
-static int pw_optional(struct nvtxt_payload_writer *w, struct pw_schema *s, unsigned char *p,
-		       const struct nvtxt_event *ev)
+/* The end of a call that failed: no more calls are taken.  Returns -1. */
+PW_COLD
+static int pw_fail(struct nvtxt_payload_writer *w, int err)
 {
-	uint32_t present = 0;
-
-	if (ev->present & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID)) {
-		present |= PL_PRESENT_CATEGORY;
-		pl_put32(p + s->off[PL_R_CATEGORY], ev->category_id);
-	}
-	if (ev->present & NVTXT_BIT(NVTXT_ARG_COLOR)) {
-		present |= PL_PRESENT_COLOR;
-		pl_put32(p + s->off[PL_R_COLOR], ev->color);
-	}
-	if (ev->present & NVTXT_BIT(NVTXT_ARG_PAYLOAD)) {
-		present |= PL_PRESENT_PAYLOAD;
-		pl_put64(p + s->off[PL_R_PAYLOAD], (uint64_t)ev->payload);
-	}
-	pl_put32(p + s->off[PL_R_PRESENT],
-		 present | (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE) ? PL_PRESENT_MESSAGE : 0));
-	if (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))
-		return pw_str(w, s, p + s->off[PL_R_MESSAGE], ev->message);
-	return 0;
+	if (err)
+		errno = err;
+	w->failed = true;
+	return -1;
 }
 
-/* A RangePop: its time, ProcessId and ThreadId (its push has its own record). */
-static int pw_pop(struct nvtxt_payload_writer *w, const struct nvtxt_event *ev)
+/* Writes the pending flush group (pw_end).  Returns 0, or -1. */
+PW_NOINLINE
+static int pw_flush_call(struct nvtxt_payload_writer *w)
 {
-	struct pw_schema *s = pw_schema_for(w, PL_K_POP, ev->timebase, ev->process_id, ev->thread_id);
-	unsigned char *p = s ? pw_record(w, s, ev->ordinal, ev->process_id, ev->thread_id) : NULL;
+	return pw_flush(w) ? pw_fail(w, 0) : 0;
+}
 
-	if (!p)
-		return -1;
-	pl_put64(p + s->off[PL_R_TIME], (uint64_t)ev->time);
-	pw_ts(s, ev->time);
+/* The end of a call that succeeded: flushes the group when it is full. */
+static PW_INLINE int pw_end(struct nvtxt_payload_writer *w)
+{
+	if (w->next_ordinal - w->group_ordinal >= PL_GROUP_EVENTS ||
+	    w->sh.pending_bytes >= PL_GROUP_BYTES)
+		return pw_flush_call(w);
 	return 0;
 }
 
 /*
- * A naming call: a record of kind k with ProcessId pid and ThreadId tid
- * (stored when k has them), and the Name when k has one.
+ * A call of timed kind k that pw_timed does not take: a TimeBase out of
+ * range, wide ids, a new schema, a block full.  Returns as pw_event does.
  */
+PW_NOINLINE
+static int pw_timed_slow(struct nvtxt_payload_writer *w, enum pl_kind k,
+			 const struct nvtxt_event *ev)
+{
+	struct pw_schema *s;
+	int64_t msg = 0;
+
+	if ((unsigned)ev->timebase >= NVTXT_TB_COUNT)
+		return pw_fail(w, EINVAL);
+	s = pw_schema_for(w, k, ev->timebase, ev->process_id, ev->thread_id);
+	if (!s || (k != PL_K_POP && (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE)) &&
+		   (msg = pw_str(&w->sh, &s->str, ev->message)) < 0) || pw_room(w, s))
+		return pw_fail(w, 0);
+	pw_fill(w, s, k, ev, s->off, s->l.stride, (uint64_t)msg);
+	return pw_end(w);
+}
+
+/*
+ * pw_timed's call whose message the cache does not hold, in the narrow
+ * schema s of kind k (a constant): the same record, with a lookup of the
+ * message in the table.
+ */
+static PW_INLINE int pw_timed_miss_k(struct nvtxt_payload_writer *w, enum pl_kind k,
+				     const struct nvtxt_event *ev)
+{
+	struct pw_schema *s = w->by_key[k][ev->timebase][0][0];
+	int64_t msg = pw_str(&w->sh, &s->str, ev->message);
+
+	if (msg < 0 || pw_room(w, s))
+		return pw_fail(w, 0);
+	pw_fill(w, s, k, ev, pw_narrow_off[k], pw_narrow_stride[k], (uint64_t)msg);
+	return pw_end(w);
+}
+
+PW_NOINLINE
+static int pw_timed_miss(struct nvtxt_payload_writer *w, enum pl_kind k,
+			 const struct nvtxt_event *ev)
+{
+	switch (k) {
+	case PL_K_MARKER:
+		return pw_timed_miss_k(w, PL_K_MARKER, ev);
+	case PL_K_PUSH:
+		return pw_timed_miss_k(w, PL_K_PUSH, ev);
+	default:
+		return pw_timed_miss_k(w, PL_K_START_END, ev);
+	}
+}
+
+/*
+ * A call of timed kind k (Marker, RangePush, RangePop, RangeStartEnd; a
+ * RangePop's push has a record of its own).  Most calls have 32-bit ids
+ * (one test finds their schema, whose offsets are constants), room in
+ * their block and a message in the cache; every other call, and anything
+ * that can fail, goes to pw_timed_slow or pw_timed_miss before a byte
+ * changes.  So this path, inlined into pw_event, makes no call that
+ * returns to it, and the registers a call would need kept are not saved
+ * and restored for every event.
+ */
+static PW_INLINE int pw_timed(struct nvtxt_payload_writer *w, enum pl_kind k,
+			      const struct nvtxt_event *ev)
+{
+	struct pw_schema *s;
+	int64_t msg = 0;
+
+	if ((unsigned)ev->timebase >= NVTXT_TB_COUNT ||
+	    (((uint64_t)ev->process_id | (uint64_t)ev->thread_id) >> 32) != 0 ||
+	    !(s = w->by_key[k][ev->timebase][0][0]))
+		return pw_timed_slow(w, k, ev);
+	if (k != PL_K_POP && (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE)) &&
+	    (msg = pw_str_cached(&w->sh, &s->str, ev->message)) < 0)
+		return pw_timed_miss(w, k, ev);
+	if (s->rec_room < PW_MAX_STRIDE)
+		return pw_timed_slow(w, k, ev);
+	pw_fill(w, s, k, ev, pw_narrow_off[k], pw_narrow_stride[k], (uint64_t)msg);
+	return pw_end(w);
+}
+
+/*
+ * A naming call: a record of kind k with ProcessId pid and ThreadId tid
+ * (stored when k has them), and the Name when k has one.  Zeroed first,
+ * then stored entry by entry; pid and tid as 8 bytes whatever their
+ * width, as pw_fill does (ThreadId, and Name, come after ProcessId).
+ */
+PW_NOINLINE
 static int pw_naming(struct nvtxt_payload_writer *w, enum pl_kind k, const struct nvtxt_event *ev,
 		     int64_t pid, int64_t tid)
 {
 	struct pw_schema *s = pw_schema_for(w, k, PW_NO_TB, pid, tid);
-	unsigned char *p = s ? pw_record(w, s, ev->ordinal, pid, tid) : NULL;
+	int64_t name = 0;
+	unsigned char *p;
 
-	if (!p)
-		return -1;
+	if (!s || (s->l.at[PL_R_NAME] >= 0 && (name = pw_str(&w->sh, &s->str, ev->name)) < 0) ||
+	    pw_room(w, s))
+		return pw_fail(w, 0);
+	p = pw_record(w, s, s->l.stride);
+	memset(p, 0, PW_MAX_STRIDE);
+	pl_put64(p + s->off[PL_R_ORDINAL], ev->ordinal);
+	if (s->l.at[PL_R_PID] >= 0)
+		pl_put64(p + s->off[PL_R_PID], (uint64_t)pid);
+	if (s->l.at[PL_R_TID] >= 0)
+		pl_put64(p + s->off[PL_R_TID], (uint64_t)tid);
 	if (s->l.at[PL_R_PARENT] >= 0)
 		pl_put32(p + s->off[PL_R_PARENT], ev->parent_category_id);
 	if (s->l.at[PL_R_CATEGORY] >= 0)
 		pl_put32(p + s->off[PL_R_CATEGORY], ev->category_id);
 	if (s->l.at[PL_R_NAME] >= 0)
-		return pw_str(w, s, p + s->off[PL_R_NAME], ev->name);
-	return 0;
+		pl_put64(p + s->off[PL_R_NAME], (uint64_t)name);
+	return pw_end(w);
 }
 
+/* Every path returns through a tail call or without a call (pw_timed). */
 static int pw_event(void *user, const struct nvtxt_event *ev)
 {
 	struct nvtxt_payload_writer *w = user;
-	struct pw_schema *s;
-	unsigned char *p;
-	int rc = 0;
 
 	if (w->failed)
 		return -1;
-	if (ev->ordinal != w->next_ordinal ||
-	    ((ev->command == NVTXT_CMD_MARKER || ev->command == NVTXT_CMD_RANGE_START_END ||
-	      ev->command == NVTXT_CMD_RANGE_PUSH || ev->command == NVTXT_CMD_RANGE_POP) &&
-	     (unsigned)ev->timebase >= NVTXT_TB_COUNT)) {
-		errno = EINVAL;
-		goto fail;
-	}
+	if (ev->ordinal != w->next_ordinal)
+		return pw_fail(w, EINVAL);
 	w->next_ordinal++;
 	switch (ev->command) {
 	case NVTXT_CMD_MARKER:
+		return pw_timed(w, PL_K_MARKER, ev);
 	case NVTXT_CMD_RANGE_PUSH:
-		s = pw_schema_for(w, ev->command == NVTXT_CMD_MARKER ? PL_K_MARKER : PL_K_PUSH,
-				  ev->timebase, ev->process_id, ev->thread_id);
-		p = s ? pw_record(w, s, ev->ordinal, ev->process_id, ev->thread_id) : NULL;
-		if (!p)
-			goto fail;
-		pl_put64(p + s->off[PL_R_TIME], (uint64_t)ev->time);
-		pw_ts(s, ev->time);
-		rc = pw_optional(w, s, p, ev);
-		break;
-	case NVTXT_CMD_RANGE_START_END:
-		s = pw_schema_for(w, PL_K_START_END, ev->timebase, ev->process_id, ev->thread_id);
-		p = s ? pw_record(w, s, ev->ordinal, ev->process_id, ev->thread_id) : NULL;
-		if (!p)
-			goto fail;
-		pl_put64(p + s->off[PL_R_START], (uint64_t)ev->start);
-		pl_put64(p + s->off[PL_R_END], (uint64_t)ev->end);
-		pw_ts(s, ev->start);
-		rc = pw_optional(w, s, p, ev);
-		break;
+		return pw_timed(w, PL_K_PUSH, ev);
 	case NVTXT_CMD_RANGE_POP:
-		rc = pw_pop(w, ev);
-		break;
+		return pw_timed(w, PL_K_POP, ev);
+	case NVTXT_CMD_RANGE_START_END:
+		return pw_timed(w, PL_K_START_END, ev);
 	case NVTXT_CMD_NAME_CATEGORY:
-		rc = pw_naming(w, PL_K_NAME_CATEGORY, ev, 0, 0);
-		break;
+		return pw_naming(w, PL_K_NAME_CATEGORY, ev, 0, 0);
 	case NVTXT_CMD_ADD_CHILD_CATEGORY:
-		rc = pw_naming(w, PL_K_ADD_CHILD_CATEGORY, ev, 0, 0);
-		break;
+		return pw_naming(w, PL_K_ADD_CHILD_CATEGORY, ev, 0, 0);
 	case NVTXT_CMD_NAME_OS_THREAD:
-		rc = pw_naming(w, PL_K_NAME_OS_THREAD, ev, ev->process_id, ev->thread_id);
-		break;
+		return pw_naming(w, PL_K_NAME_OS_THREAD, ev, ev->process_id, ev->thread_id);
 	case NVTXT_CMD_NAME_PROCESS:
-		rc = pw_naming(w, PL_K_NAME_PROCESS, ev, ev->process_id, 0);
-		break;
+		return pw_naming(w, PL_K_NAME_PROCESS, ev, ev->process_id, 0);
 	case NVTXT_CMD_SET_FILE_DISPLAY_NAME:
-		rc = pw_naming(w, PL_K_SET_FILE_DISPLAY_NAME, ev, 0, 0);
-		break;
+		return pw_naming(w, PL_K_SET_FILE_DISPLAY_NAME, ev, 0, 0);
 	default:
-		errno = EINVAL;
-		goto fail;
+		return pw_fail(w, EINVAL);
 	}
-	if (rc)
-		goto fail;
-	if ((w->pending_events >= PL_GROUP_EVENTS || w->pending_bytes >= PL_GROUP_BYTES) &&
-	    pw_flush(w))
-		goto fail;
-	return 0;
-fail:
-	w->failed = true;
-	return -1;
 }
 
 /* A push never popped: its record was written with the push. */
@@ -672,56 +653,6 @@ static int pw_unclosed(void *user, const struct nvtxt_event *push)
 
 	(void)push;
 	return w->failed ? -1 : 0;
-}
-
-size_t pl_schema_body(const struct pl_layout *l, unsigned tb, uint64_t id, unsigned char *body)
-{
-	size_t head = PL_SCHEMA_ATTR_SIZE + l->n * PL_SCHEMA_ENTRY_SIZE, len;
-	int n;
-
-	memset(body, 0, head);
-	/* The schema name: "<kind>" or "<kind> <TimeBase>". */
-	if (tb == PW_NO_TB)
-		n = snprintf((char *)body + head, PL_SCHEMA_BODY_MAX - head, "%s", pl_kind_name(l->kind));
-	else
-		n = snprintf((char *)body + head, PL_SCHEMA_BODY_MAX - head, "%s %s",
-			     pl_kind_name(l->kind), nvtxt_timebase_name((enum nvtxt_timebase)tb));
-	len = head + (size_t)n + 1;
-	pl_put64(body + PL_SCH_FIELD_MASK, PL_SCHEMA_FIELD_MASK);
-	pl_put64(body + PL_SCH_NAME, head);
-	pl_put64(body + PL_SCH_TYPE, PL_SCHEMA_TYPE_STATIC);
-	pl_put64(body + PL_SCH_FLAGS, l->schema_flags);
-	pl_put64(body + PL_SCH_ENTRIES, PL_SCHEMA_ATTR_SIZE);
-	pl_put64(body + PL_SCH_NUM_ENTRIES, l->n);
-	pl_put64(body + PL_SCH_STATIC_SIZE, l->stride);
-	pl_put64(body + PL_SCH_PACK_ALIGN, PL_PACK_ALIGN);
-	pl_put64(body + PL_SCH_SCHEMA_ID, id);
-	for (size_t i = 0; i < l->n; i++) {
-		const struct pl_entry *e = &l->e[i];
-		unsigned char *p = body + PL_SCHEMA_ATTR_SIZE + i * PL_SCHEMA_ENTRY_SIZE;
-		size_t nl = strlen(e->name) + 1, dl = strlen(e->description) + 1;
-
-		pl_put64(p + PL_ENT_FLAGS, e->flags);
-		pl_put64(p + PL_ENT_TYPE, e->type);
-		pl_put64(p + PL_ENT_NAME, len);
-		memcpy(body + len, e->name, nl);
-		len += nl;
-		pl_put64(p + PL_ENT_DESCRIPTION, len);
-		memcpy(body + len, e->description, dl);
-		len += dl;
-		pl_put64(p + PL_ENT_OFFSET, e->offset);
-		if (e->flags & PL_EF_TIMESTAMP)
-			pl_put64(p + PL_ENT_SEMANTICS, PL_TIME_DOMAIN_ID_STATIC_START + tb);
-	}
-	return len;
-}
-
-static int pw_schema_section(struct nvtxt_payload_writer *w, const struct pw_schema *s)
-{
-	unsigned char body[PL_SCHEMA_BODY_MAX];
-	size_t len = pl_schema_body(&s->l, s->tb, s->id, body);
-
-	return pw_section(w, PL_SEC_SCHEMA, body, len, NULL, 0);
 }
 
 static int pw_finish(void *user)
