@@ -8,13 +8,13 @@ $(B)/bench/gen: bench/gen.c
 
 # what one event costs each JSON library (bench/json_cost.c; bench/README.md, issue 14);
 # json-c is used by nothing else (Debian's libjson-c-dev, installed here when missing)
-$(B)/bench/json_cost_jansson: bench/json_cost.c src/backends/timeconv.h
+$(B)/bench/json_cost_jansson: bench/json_cost.c src/backends/timeconv.h src/util/decimal.h
 	@mkdir -p $(B)/bench
-	$(CC) -std=c11 -Wall -Wextra -O2 -Isrc/backends -Iinclude -o $@ bench/json_cost.c -ljansson
-$(B)/bench/json_cost_jsonc: bench/json_cost.c src/backends/timeconv.h
+	$(CC) -std=c11 -Wall -Wextra -O2 -Isrc/backends -Isrc/util -Iinclude -o $@ bench/json_cost.c -ljansson
+$(B)/bench/json_cost_jsonc: bench/json_cost.c src/backends/timeconv.h src/util/decimal.h
 	@mkdir -p $(B)/bench
 	@sh .ci/deps json-c
-	$(CC) -std=c11 -Wall -Wextra -O2 -DJSON_COST_JSONC -Isrc/backends -Iinclude -o $@ bench/json_cost.c -ljson-c
+	$(CC) -std=c11 -Wall -Wextra -O2 -DJSON_COST_JSONC -Isrc/backends -Isrc/util -Iinclude -o $@ bench/json_cost.c -ljson-c
 
 bench: $(BIN) $(B)/bench/gen
 	NVTXTC=./$(BIN) GEN=$(B)/bench/gen sh bench/run.sh

@@ -46,6 +46,7 @@ struct category {
 	uint32_t parent;
 	char *name;
 	char *path;                 /* "parent/child", or NULL when stale */
+	size_t path_len;
 	uint64_t path_generation;
 };
 
@@ -188,7 +189,7 @@ const char *nvtxt_chrome_error(const struct nvtxt_chrome *c, size_t i, struct nv
 
 /* --- categories --------------------------------------------------------- */
 
-static struct category *category(struct nvtxt_chrome *c, uint32_t id)
+static inline struct category *category(struct nvtxt_chrome *c, uint32_t id)
 {
 	int inserted;
 	uint32_t *slot;
@@ -205,19 +206,14 @@ static struct category *category(struct nvtxt_chrome *c, uint32_t id)
 	return &c->cats[*slot];
 }
 
-/*
- * The category's path: its ancestors' names (or IDs, for an unnamed one)
- * from the root, joined by '/'.  Cached until a name or a parent changes.
- */
-static const char *category_path(struct nvtxt_chrome *c, uint32_t id)
+/* Builds the path of category id (category_path) again: its cache was stale. */
+static struct category *category_path_build(struct nvtxt_chrome *c, uint32_t id)
 {
-	struct category *cat = category(c, id);
+	struct category *cat;
 	struct buf b = { 0 };
 	uint32_t chain[64];
 	size_t n = 0;
 
-	if (cat->path && cat->path_generation == c->generation)
-		return cat->path;
 	/* walk up (the checker rejects cycles; the walk stops at 64 levels anyway) */
 	for (uint32_t x = id;;) {
 		struct category *k = category(c, x);
@@ -239,9 +235,24 @@ static const char *category_path(struct nvtxt_chrome *c, uint32_t id)
 	free(cat->path);
 	/* the buffer's memory is a temporary (util.h): keep a copy */
 	cat->path = xstrndup(b.ptr ? b.ptr : "", b.len);
+	cat->path_len = b.len;
 	buf_free(&b);
 	cat->path_generation = c->generation;
-	return cat->path;
+	return cat;
+}
+
+/*
+ * The category's path: its ancestors' names (or IDs, for an unnamed one)
+ * from the root, joined by '/'.  Cached until a name or a parent changes;
+ * inline, as nearly every event asks for the one it asked for last.
+ */
+static inline struct nvtxt_str category_path(struct nvtxt_chrome *c, uint32_t id)
+{
+	struct category *cat = category(c, id);
+
+	if (!(cat->path && cat->path_generation == c->generation))
+		cat = category_path_build(c, id);
+	return (struct nvtxt_str){ cat->path, cat->path_len };
 }
 
 /* --- times ------------------------------------------------------------- */
@@ -279,24 +290,30 @@ static int64_t tid_of(const struct nvtxt_event *ev)
 	return (ev->present & NVTXT_BIT(NVTXT_ARG_THREAD_ID)) ? ev->thread_id : 0;
 }
 
-/* The entry of thread (pid, tid), added (with last_ns = ns) when new. */
-static struct thread_time *thread_time(struct nvtxt_chrome *c, int64_t pid, int64_t tid, int64_t ns)
+/* thread_time when the thread is not in its slot: from the index, added (with last_ns = ns) when new. */
+static struct thread_time *thread_lookup(struct nvtxt_chrome *c, int64_t pid, int64_t tid, int64_t ns, unsigned h)
 {
-	/* a recent thread by its slot (a multiplicative hash of both ids) before the index */
-	unsigned h = (unsigned)((((uint64_t)pid * 0xC2B2AE3D27D4EB4FULL) ^ (uint64_t)tid) * 0x9E3779B97F4A7C15ULL >> 58);
-	uint32_t r = c->recent_thread[h];
 	int inserted;
-	uint32_t *slot;
+	uint32_t *slot = idmap_put(&c->thread_index, (uint64_t)pid, (uint64_t)tid, (uint32_t)c->nthreads, &inserted);
 
-	if (r && c->threads[r - 1].pid == pid && c->threads[r - 1].tid == tid)
-		return &c->threads[r - 1];
-	slot = idmap_put(&c->thread_index, (uint64_t)pid, (uint64_t)tid, (uint32_t)c->nthreads, &inserted);
 	if (inserted) {
 		xgrow((void **)&c->threads, &c->threads_cap, c->nthreads + 1, sizeof *c->threads);
 		c->threads[c->nthreads++] = (struct thread_time){ .pid = pid, .tid = tid, .last_ns = ns };
 	}
 	c->recent_thread[h] = *slot + 1;
 	return &c->threads[*slot];
+}
+
+/* The entry of thread (pid, tid), added (with last_ns = ns) when new. */
+static inline struct thread_time *thread_time(struct nvtxt_chrome *c, int64_t pid, int64_t tid, int64_t ns)
+{
+	/* a recent thread by its slot (a multiplicative hash of both ids) before the index */
+	unsigned h = (unsigned)((((uint64_t)pid * 0xC2B2AE3D27D4EB4FULL) ^ (uint64_t)tid) * 0x9E3779B97F4A7C15ULL >> 58);
+	uint32_t r = c->recent_thread[h];
+
+	if (r && c->threads[r - 1].pid == pid && c->threads[r - 1].tid == tid)
+		return &c->threads[r - 1];
+	return thread_lookup(c, pid, tid, ns, h);
 }
 
 /*
@@ -310,8 +327,14 @@ static int convert(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t
 		   struct thread_time **thread)
 {
 	struct thread_time *tt;
-	int status = nvtxt_tconv_apply(&c->tc, ev->timebase, t, ns);
+	const enum nvtxt_timebase tb = ev->timebase;
+	int status = NVTXT_OK;
 
+	/* nanoseconds already (the usual time bases): no call */
+	if ((unsigned)tb < NVTXT_TB_COUNT && c->tc.rule[tb].kind == NVTXT_TCONV_IDENTITY)
+		*ns = t;
+	else
+		status = nvtxt_tconv_apply(&c->tc, tb, t, ns);
 	if (status != NVTXT_OK)
 		return fail_time(c, ev, t, status);
 	if (!c->origin_given) { /* a shared writer keeps the origin it has */
@@ -341,10 +364,8 @@ static struct nvtxt_trace_event base(struct nvtxt_chrome *c, const struct nvtxt_
 
 	if (p & NVTXT_BIT(NVTXT_ARG_MESSAGE))
 		te.name = ev->message;
-	if (p & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID)) {
-		const char *path = category_path(c, ev->category_id);
-		te.cat = (struct nvtxt_str){ path, strlen(path) };
-	}
+	if (p & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID))
+		te.cat = category_path(c, ev->category_id);
 	if (p & NVTXT_BIT(NVTXT_ARG_PAYLOAD)) {
 		te.args |= NVTXT_TRACE_ARG_PAYLOAD;
 		te.payload = ev->payload;
@@ -582,10 +603,8 @@ static int close_open_pushes(struct nvtxt_chrome *c)
 			.args = NVTXT_TRACE_ARG_LINE | NVTXT_TRACE_ARG_UNCLOSED, .line = o->line,
 			.payload = o->payload,
 		};
-		if (o->has_cat) {
-			const char *path = category_path(c, o->category_id);
-			te.cat = (struct nvtxt_str){ path, strlen(path) };
-		}
+		if (o->has_cat)
+			te.cat = category_path(c, o->category_id);
 		te.args |= o->has_payload ? NVTXT_TRACE_ARG_PAYLOAD : 0;
 		if (range(c, &te, o->ns, thread_time(c, o->pid, o->tid, o->ns)->last_ns) != 0)
 			return -1;

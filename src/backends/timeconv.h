@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "nvtxt/backend.h"
 #include "nvtxt/language.h"
 
@@ -100,33 +101,19 @@ struct nvtxt_backend nvtxt_tconv_filter_backend(struct nvtxt_tconv_filter *state
 						const struct nvtxt_backend *inner);
 
 /*
- * Writes the decimal digits of v at p (at most 20, no NUL) and returns
- * the end: two digits a step from the right, from a table of the pairs.
- * For timeconv_us_text and the Trace Event writer (trace_writer.c).
+ * The '.' and the digits of `frac` nanoseconds (0..999) after a whole
+ * number of microseconds: three digits without trailing zeros but at
+ * least one (".0", ".43", ".999").  Stores 4 bytes at p whatever it
+ * keeps; returns the end of what it keeps.
  */
-static inline char *timeconv_u64_text(char *p, uint64_t v)
+static inline char *timeconv_frac_text(char *p, unsigned frac)
 {
-	static const char pairs[201] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	char tmp[20], *d = tmp + sizeof tmp;
-	size_t n;
+	unsigned low = frac % 100;
 
-	while (v >= 100) {
-		d -= 2;
-		memcpy(d, pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		d -= 2;
-		memcpy(d, pairs + 2 * v, 2);
-	} else {
-		*--d = (char)('0' + v);
-	}
-	n = (size_t)(tmp + sizeof tmp - d);
-	memcpy(p, d, n);
-	return p + n;
+	p[0] = '.';
+	p[1] = (char)('0' + frac / 100);
+	memcpy(p + 2, decimal_pairs + 2 * low, 2);
+	return p + (low == 0 ? 2 : low % 10 == 0 ? 3 : 4);
 }
 
 /*
@@ -135,8 +122,9 @@ static inline char *timeconv_u64_text(char *p, uint64_t v)
  * digits of the nanoseconds without trailing zeros but at least one
  * ("400.0", "123475.43", "999999.999"), NUL-terminated in buf (48 bytes).
  * Integer arithmetic only; |off| < 2^64 gives at most 1 + 17 + 1 + 3
- * characters.  Returns its length.  Inline: one call per exported event
- * (and bench/json_cost.c uses it without the library).
+ * characters.  Returns its length.  Inline: the Trace Event writer's
+ * text of a time past int64 from its origin (trace_writer.c has its own,
+ * faster, for the rest), and bench/json_cost.c uses it without the library.
  */
 static inline size_t timeconv_us_text(char *buf, __int128 off)
 {
@@ -144,20 +132,13 @@ static inline size_t timeconv_us_text(char *buf, __int128 off)
 	/* 64-bit division where the magnitude fits (any offset of under 584 years) */
 	uint64_t us = mag >> 64 ? (uint64_t)(mag / 1000) : (uint64_t)mag / 1000;
 	unsigned frac = mag >> 64 ? (unsigned)(mag % 1000) : (unsigned)((uint64_t)mag % 1000);
-	size_t len = 0;
+	char *p = buf;
 
 	if (off < 0)
-		buf[len++] = '-';
-	len = (size_t)(timeconv_u64_text(buf + len, us) - buf);
-	buf[len++] = '.';
-	buf[len++] = (char)('0' + frac / 100);
-	if (frac % 100) {
-		buf[len++] = (char)('0' + frac / 10 % 10);
-		if (frac % 10)
-			buf[len++] = (char)('0' + frac % 10);
-	}
-	buf[len] = '\0';
-	return len;
+		*p++ = '-';
+	p = timeconv_frac_text(put_u64(p, us), frac);
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 #endif

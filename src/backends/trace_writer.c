@@ -12,7 +12,12 @@
  * TRACE EVENTS).
  *
  * Bytes go into one buffer of 256 KiB, handed to fwrite when full and at
- * the end; a string longer than the buffer is written in pieces.
+ * the end.  An event is written with one check of the room left: room for
+ * its fixed members and for three strings of up to SHORT_STRING bytes
+ * escaped (6 bytes each at most), then through a pointer; a longer string
+ * is written in pieces of its own (put_string), as is the document's
+ * framing.  Between escapes, plain bytes are found 16 at a time
+ * (trace_string.h) and copied at once.
  *
  * Numbers: integers in decimal ('-' and digits, no leading zeros); "ts"
  * and "dur" the exact decimal of microseconds (timeconv_us_text), computed
@@ -45,7 +50,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "timeconv.h"
+#include "trace_string.h"
 #include "trace_writer.h"
 #include "util.h"
 
@@ -53,7 +60,20 @@
 #define NS_PER_S INT64_C(1000000000)
 #define EXACT_LIMIT INT64_C(1000000000000000) /* 10^15 ns: 15 significant digits of us */
 
+/*
+ * The text ,"pid":P,"tid":T (or ,"pid":P alone for tid < 0) of a recent
+ * thread: most events name one of a few threads, and this copy costs
+ * less than the two numbers (len 0: the slot is empty).
+ */
+struct thread_text {
+	char text[64];
+	int64_t pid, tid;
+	size_t len;
+};
+#define THREAD_SLOTS 16
+
 struct nvtxt_trace_writer {
+	struct thread_text thread[THREAD_SLOTS]; /* by a hash of (pid, tid) */
 	FILE *out;
 	char *buf;
 	size_t len;
@@ -63,19 +83,6 @@ struct nvtxt_trace_writer {
 	uint64_t next_id;           /* nvtxt_trace_writer_new_id */
 	void (*observe)(void *user, const struct nvtxt_trace_event *ev);
 	void *observe_user;
-};
-
-/*
- * plain[c]: byte c is copied as it is (printable ASCII but '"' and '\').
- * The others take the slow path of put_string.
- */
-static const unsigned char plain[256] = {
-	[0x20] = 1, 1, 0 /* " */, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	/* 0x30 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	/* 0x40 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	/* 0x50 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0 /* \ */, 1, 1, 1,
-	/* 0x60 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	/* 0x70 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 /* DEL */,
 };
 
 static const char hexdig[] = "0123456789abcdef";
@@ -95,7 +102,7 @@ static int flush_buf(struct nvtxt_trace_writer *w)
 	return 0;
 }
 
-/* Room for n more bytes (n <= 320); on a write error the bytes go nowhere. */
+/* Room for n more bytes (n <= BUF_SIZE); on a write error the bytes go nowhere. */
 static inline char *room(struct nvtxt_trace_writer *w, size_t n)
 {
 	if (BUF_SIZE - w->len < n && flush_buf(w) != 0)
@@ -111,22 +118,11 @@ static inline void put(struct nvtxt_trace_writer *w, const char *s, size_t n)
 
 #define PUT_LIT(w, lit) put((w), (lit), sizeof(lit) - 1)
 
-#define u64_text timeconv_u64_text /* timeconv.h */
-
-static inline char *i64_text(char *p, int64_t v)
-{
-	if (v < 0) {
-		*p++ = '-';
-		return u64_text(p, -(uint64_t)v);
-	}
-	return u64_text(p, (uint64_t)v);
-}
-
-static inline void put_i64(struct nvtxt_trace_writer *w, int64_t v)
+static inline void put_int(struct nvtxt_trace_writer *w, int64_t v)
 {
 	char *p = room(w, 21);
 
-	w->len = (size_t)(i64_text(p, v) - w->buf);
+	w->len = (size_t)(put_i64(p, v) - w->buf);
 }
 
 /* --- strings -------------------------------------------------------------- */
@@ -176,7 +172,7 @@ size_t nvtxt_trace_json_string(char *buf, const char *str, size_t n)
 
 	buf[len++] = '"';
 	while (n) {
-		if (plain[*s]) {
+		if (trace_plain_table[*s]) {
 			buf[len++] = (char)*s++;
 			n--;
 			continue;
@@ -190,31 +186,42 @@ size_t nvtxt_trace_json_string(char *buf, const char *str, size_t n)
 }
 
 /*
- * The number of plain bytes at the start of s (n bytes): eight at a time
- * while a word has none below 0x20, no '"', no '\\' and none from 0x80
- * (the usual bit tricks: a byte is zero in x - 0x01.. & ~x & 0x80..).
+ * Writes at p the JSON string of the n bytes at str, which has room for
+ * 6 n + 2 bytes (no byte's escape is longer than 6); returns the end.
+ * The runs of plain bytes are found and copied several at a time
+ * (trace_string.h), the rest escaped one character at a time.
  */
-static inline size_t plain_run(const unsigned char *s, size_t n)
+static inline char *string_text(char *p, const char *str, size_t n)
 {
-	const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-	size_t run = 0;
+	const unsigned char *s = (const unsigned char *)str;
+	size_t run, used;
 
-	for (; run + 8 <= n; run += 8) {
-		uint64_t x, q, b;
-		memcpy(&x, s + run, 8);
-		q = x ^ (ones * '"');
-		b = x ^ (ones * '\\');
-		if (((x - ones * 0x20) | (q - ones) | (b - ones) | x) & highs) {
-			/* some byte may need care: find it byte by byte */
-			break;
-		}
+	*p++ = '"';
+	if (trace_copy_if_plain(p, s, n)) { /* most names: one check, one or two moves */
+		p[n] = '"';
+		return p + n + 1;
 	}
-	while (run < n && plain[s[run]])
-		run++;
-	return run;
+	for (;;) {
+		run = trace_plain_run(s, n);
+		trace_copy(p, s, run);
+		p += run;
+		s += run;
+		n -= run;
+		if (!n)
+			break;
+		p += escape_one(p, s, n, &used);
+		s += used;
+		n -= used;
+	}
+	*p++ = '"';
+	return p;
 }
 
-/* The JSON string of the n bytes at str: runs of plain bytes copied at once, the rest escaped. */
+/*
+ * The JSON string of the n bytes at str, of any length (a string longer
+ * than SHORT_STRING, and the document's framing): the runs of plain bytes
+ * copied in pieces no larger than half the buffer, the rest escaped.
+ */
 static void put_string(struct nvtxt_trace_writer *w, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -222,8 +229,8 @@ static void put_string(struct nvtxt_trace_writer *w, const char *str, size_t n)
 
 	PUT_LIT(w, "\"");
 	while (n) {
-		size_t run = plain_run(s, n);
-		while (run) { /* in pieces no larger than the buffer */
+		size_t run = trace_plain_run(s, n);
+		while (run) {
 			size_t piece = run < BUF_SIZE / 2 ? run : BUF_SIZE / 2;
 			memcpy(room(w, piece), s, piece);
 			w->len += piece;
@@ -242,21 +249,88 @@ static void put_string(struct nvtxt_trace_writer *w, const char *str, size_t n)
 
 /* --- numbers -------------------------------------------------------------- */
 
+#define LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+/*
+ * v in decimal (as decimal.h's put_u64), at most 20 bytes.  Below 10^8
+ * without a branch on the length: ascii_8_digits gives the 8 digits with
+ * leading zeros, the first in the word's lowest byte, so the leading
+ * zeros are the low bytes whose digit is 0, counted by the trailing zero
+ * bits of the digits (the last digit always counts: 0 is "0"), and the
+ * word shifted past them is the text.  Stores 8 bytes at p at least, 20
+ * at most.  Inline: a few numbers an event.
+ */
+static inline char *dec_u64(char *p, uint64_t v)
+{
+	uint64_t a;
+	unsigned zeros;
+
+	if (v >= 100000000)
+		return put_u64(p, v);
+	a = ascii_8_digits((uint32_t)v);
+	zeros = (unsigned)__builtin_ctzll((a & UINT64_C(0x0F0F0F0F0F0F0F0F)) | UINT64_C(1) << 56) & 56;
+	store_le64(p, a >> zeros);
+	return p + 8 - zeros / 8;
+}
+
+/* v in decimal, '-' first when negative: at most 21 bytes (stores as many). */
+static inline char *dec_i64(char *p, int64_t v)
+{
+	*p = '-';
+	p += v < 0;
+	return dec_u64(p, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+}
+
+/* timeconv_us_text's text of off (any int64) at p, without its NUL; stores at most 22 bytes. */
+static inline char *us_text(char *p, int64_t off)
+{
+	uint64_t mag = off < 0 ? 0 - (uint64_t)off : (uint64_t)off, us = mag / 1000;
+
+	*p = '-';
+	p += off < 0;
+	return timeconv_frac_text(dec_u64(p, us), (unsigned)(mag - us * 1000));
+}
+
+/* Fills slot t with the text of thread (pid, tid): at most 7 + 21 + 7 + 21 = 56 bytes stored. */
+static void thread_text_fill(struct thread_text *t, int64_t pid, int64_t tid)
+{
+	char *e = dec_i64(LIT(t->text, ",\"pid\":"), pid);
+
+	if (tid >= 0)
+		e = dec_i64(LIT(e, ",\"tid\":"), tid);
+	t->len = (size_t)(e - t->text);
+	t->pid = pid;
+	t->tid = tid;
+}
+
+/* Writes at p the text ,"pid":P[,"tid":T] of the thread (pid, tid), from its slot; stores 64 bytes. */
+static inline char *thread_text(struct nvtxt_trace_writer *w, char *p, int64_t pid, int64_t tid)
+{
+	struct thread_text *t = &w->thread[((uint64_t)pid * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)tid) %
+					   THREAD_SLOTS];
+
+	if (!(t->len && t->pid == pid && t->tid == tid))
+		thread_text_fill(t, pid, tid);
+	memcpy(p, t->text, sizeof t->text);
+	return p + t->len;
+}
+
 /* Writes at p the time of ns as microseconds from the origin (set here when unset); *far: args.ns needed. */
 static inline char *time_text(struct nvtxt_trace_writer *w, char *p, int64_t ns, bool *far)
 {
-	__int128 off;
+	int64_t off;
 
 	if (!w->origin_known) {
 		w->origin_ns = ns / NS_PER_S * NS_PER_S; /* toward zero: never overflows */
 		w->origin_known = true;
 	}
-	off = (__int128)ns - w->origin_ns;
-	*far = !(off > -EXACT_LIMIT && off < EXACT_LIMIT);
-	return p + timeconv_us_text(p, off);
+	if (!__builtin_sub_overflow(ns, w->origin_ns, &off)) {
+		*far = !(off > -EXACT_LIMIT && off < EXACT_LIMIT);
+		return us_text(p, off);
+	}
+	*far = true; /* beyond int64: 292 years from the origin */
+	return p + timeconv_us_text(p, (__int128)ns - w->origin_ns);
 }
-
-#define LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
 
 /* --- the document --------------------------------------------------------- */
 
@@ -324,42 +398,65 @@ int nvtxt_trace_writer_begin(struct nvtxt_trace_writer *w)
 
 /*
  * Writes at p the members of ev after "cat": ph, id, ts, dur, pid, tid
- * and args but for args.name (at most FIXED_TAIL bytes); returns the end.
+ * and args but for args.name; returns the end.  At most FIXED_TAIL bytes
+ * stored, with what the number writers and thread_text store past their
+ * end: 9 + 26 (id) + 28 (ts) + 29 (dur) + 64 (pid, tid) + 40 (payload) +
+ * 28 (line) + 16 (unclosed) + 27 (ns) + 31 (end_ns) + 2 = 300.
  */
 #define FIXED_TAIL 320
-static char *tail_text(struct nvtxt_trace_writer *w, const struct nvtxt_trace_event *ev, char *p)
+static inline char *tail_text(struct nvtxt_trace_writer *w, const struct nvtxt_trace_event *ev, char *p)
 {
 	bool far = false, end_far = false, any = false;
 
 	p = LIT(p, ",\"ph\":\"?\"");
 	p[-2] = ev->ph;
 	if (ev->ph == 'b' || ev->ph == 'e' || ev->ph == 'n')
-		p = u64_text(LIT(p, ",\"id\":"), ev->id);
+		p = dec_u64(LIT(p, ",\"id\":"), ev->id);
 	if (ev->ph != 'M')
 		p = time_text(w, LIT(p, ",\"ts\":"), ev->ts_ns, &far);
 	if (ev->ph == 'X') {
-		p = LIT(p, ",\"dur\":");
-		p += timeconv_us_text(p, ev->dur_ns);
+		p = us_text(LIT(p, ",\"dur\":"), ev->dur_ns);
 		/* the end far from the origin, or a duration with more digits than a double keeps */
 		end_far = ev->dur_ns >= EXACT_LIMIT ||
 			  !((__int128)ev->ts_ns + ev->dur_ns - w->origin_ns < EXACT_LIMIT);
 	}
-	p = i64_text(LIT(p, ",\"pid\":"), ev->pid);
-	if (ev->tid >= 0)
-		p = i64_text(LIT(p, ",\"tid\":"), ev->tid);
+	p = thread_text(w, p, ev->pid, ev->tid);
+	if (!(ev->args & ~NVTXT_TRACE_ARG_NAME) && !far && !end_far)
+		return LIT(p, "}");
 #define MEMBER(lit) (any ? LIT(p, "," lit) : (any = true, LIT(p, ",\"args\":{" lit)))
 	if (ev->args & NVTXT_TRACE_ARG_PAYLOAD)
-		p = i64_text(MEMBER("\"payload\":"), ev->payload);
+		p = dec_i64(MEMBER("\"payload\":"), ev->payload);
 	if (ev->args & NVTXT_TRACE_ARG_LINE)
-		p = u64_text(MEMBER("\"line\":"), ev->line);
+		p = dec_u64(MEMBER("\"line\":"), ev->line);
 	if (ev->args & NVTXT_TRACE_ARG_UNCLOSED)
 		p = MEMBER("\"unclosed\":true");
 	if (far || end_far)
-		p = i64_text(MEMBER("\"ns\":"), ev->ts_ns);
+		p = dec_i64(MEMBER("\"ns\":"), ev->ts_ns);
 	if (end_far)
-		p = i64_text(MEMBER("\"end_ns\":"), (int64_t)((uint64_t)ev->ts_ns + (uint64_t)ev->dur_ns));
+		p = dec_i64(MEMBER("\"end_ns\":"), (int64_t)((uint64_t)ev->ts_ns + (uint64_t)ev->dur_ns));
 #undef MEMBER
 	return any ? LIT(p, "}}") : LIT(p, "}");
+}
+
+/*
+ * The room an event is written in: its fixed members (FIXED_TAIL, or an
+ * M event's, fewer), "name", "cat" and args.name of SHORT_STRING bytes
+ * or fewer escaped, and the literals between them.
+ */
+#define SHORT_STRING 2048
+#define EVENT_ROOM (FIXED_TAIL + 3 * (6 * SHORT_STRING + 2) + 64)
+
+/*
+ * Writes the JSON string of s at p, in the event's room; a longer string
+ * than SHORT_STRING goes through put_string, and the room is taken again.
+ */
+static inline char *string_member(struct nvtxt_trace_writer *w, char *p, struct nvtxt_str s)
+{
+	if (s.len <= SHORT_STRING)
+		return string_text(p, s.ptr ? s.ptr : "", s.len);
+	w->len = (size_t)(p - w->buf);
+	put_string(w, s.ptr, s.len);
+	return room(w, EVENT_ROOM);
 }
 
 int nvtxt_trace_writer_event(struct nvtxt_trace_writer *w, const struct nvtxt_trace_event *ev)
@@ -370,30 +467,23 @@ int nvtxt_trace_writer_event(struct nvtxt_trace_writer *w, const struct nvtxt_tr
 		w->observe(w->observe_user, ev);
 	if (!w->began)
 		nvtxt_trace_writer_begin(w);
+	p = room(w, EVENT_ROOM);
 	if (w->any_event)
-		PUT_LIT(w, ",\n{\"name\":");
+		p = LIT(p, ",\n{\"name\":");
 	else
-		PUT_LIT(w, "\n{\"name\":");
+		p = LIT(p, "\n{\"name\":");
 	w->any_event = true;
-	put_string(w, ev->name.ptr ? ev->name.ptr : "", ev->name.len);
-	if (ev->cat.ptr) {
-		PUT_LIT(w, ",\"cat\":");
-		put_string(w, ev->cat.ptr, ev->cat.len);
-	}
+	p = string_member(w, p, ev->name);
+	if (ev->cat.ptr)
+		p = string_member(w, LIT(p, ",\"cat\":"), ev->cat);
 	if (ev->args & NVTXT_TRACE_ARG_NAME) {
 		/* a metadata event: {"name":...,"ph":"M","pid":P[,"tid":T],"args":{"name":...}} */
-		p = room(w, FIXED_TAIL);
-		p = LIT(p, ",\"ph\":\"M\",\"pid\":");
-		p = i64_text(p, ev->pid);
-		if (ev->tid >= 0)
-			p = i64_text(LIT(p, ",\"tid\":"), ev->tid);
-		p = LIT(p, ",\"args\":{\"name\":");
-		w->len = (size_t)(p - w->buf);
-		put_string(w, ev->arg_name.ptr ? ev->arg_name.ptr : "", ev->arg_name.len);
-		PUT_LIT(w, "}}");
-		return status(w);
+		p = thread_text(w, LIT(p, ",\"ph\":\"M\""), ev->pid, ev->tid);
+		p = string_member(w, LIT(p, ",\"args\":{\"name\":"), ev->arg_name);
+		p = LIT(p, "}}");
+	} else {
+		p = tail_text(w, ev, p);
 	}
-	p = tail_text(w, ev, room(w, FIXED_TAIL));
 	w->len = (size_t)(p - w->buf);
 	return status(w);
 }
@@ -430,7 +520,7 @@ int nvtxt_trace_writer_end(struct nvtxt_trace_writer *w, const struct nvtxt_trac
 		put_files(w, other->files, other->nfiles);
 	if (w->origin_known) {
 		PUT_LIT(w, ",\"nvtxtc_time_origin_ns\":");
-		put_i64(w, w->origin_ns);
+		put_int(w, w->origin_ns);
 	}
 	PUT_LIT(w, "}}\n");
 	if (flush_buf(w) != 0 || fflush(w->out) != 0 || ferror(w->out)) {

@@ -14,12 +14,17 @@
  * UTF-8 sequence replaced by U+FFFD (this file decodes UTF-8 itself, by
  * RFC 3629, not with the library's utf8_seq); no raw control character
  * and no raw U+2028/2029 is in the document; the name's bytes in the
- * document are those of nvtxt_trace_json_string.  Aborts otherwise.
+ * document are those of nvtxt_trace_json_string; and the writer's
+ * scanners (trace_string.h: 8 and 16 bytes a step, with tails that
+ * overlap) find the first byte that needs care where the byte-by-byte
+ * one does, on the input from each of its first 64 bytes.  Aborts
+ * otherwise.
  */
 #include "fuzz_common.h"
 
 #include <jansson.h>
 
+#include "trace_string.h"
 #include "trace_writer.h"
 
 /* The length of the well-formed sequence at s (n bytes left), or 0 (RFC 3629, section 4). */
@@ -90,6 +95,22 @@ static void same(const char *what, json_t *j, const unsigned char *s, size_t n, 
 	free(want);
 }
 
+/* The scanners agree with trace_plain_bytes on data from each of its first 64 bytes. */
+static void scanners_agree(const uint8_t *data, size_t size)
+{
+	for (size_t at = 0; at < size && at < 64; at++) {
+		size_t want = trace_plain_bytes(data + at, size - at), got = trace_plain_run(data + at, size - at);
+#ifdef TRACE_HAVE_SWAR
+		if (trace_plain_swar(data + at, size - at) != want)
+			got = SIZE_MAX;
+#endif
+		if (got != want) {
+			fprintf(stderr, "a scanner disagrees at offset %zu: %zu bytes plain, found %zu\n", at, want, got);
+			abort();
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const unsigned char *part[3] = { data, data, data };
@@ -122,6 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	other.file_display_name = (struct nvtxt_str){ (const char *)data, size };
 
 	fuzz_init();
+	scanners_agree(data, size);
 	mem = open_memstream(&doc, &doc_len);
 	if (!mem)
 		fuzz_die("open_memstream");
