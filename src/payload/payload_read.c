@@ -418,6 +418,7 @@ void nvtxt_payload_reader_free(struct nvtxt_payload_reader *r)
 	}
 	pr_pool_free(r);
 	free(r->dedup);
+	free(r->holder);
 	free(r->display_name);
 	free(r);
 }
@@ -494,40 +495,67 @@ static inline int64_t pr_id(const struct pr_schema *s, const unsigned char *rec,
 	       : (int64_t)pl_get32(rec + s->roff[role]);
 }
 
+/*
+ * The arguments of an event record (Marker, RangeStartEnd, RangePush,
+ * RangePop) into ev, every field written once: the records are where a
+ * file's bytes are, and a memset of the event first and the fields after
+ * it cost as much again as the fields.  What a schema fixes was set once
+ * per schema (pr_schema_calls); what the checks left is taken as it is:
+ * absent values are 0, Present has no other bit.
+ */
+static void pr_timed_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev)
+{
+	const struct pr_schema *s = b->s;
+	uint64_t msg;
+
+	ev->time = ev->start = ev->end = 0;
+	if (s->l.kind == PL_K_START_END) {
+		ev->start = (int64_t)pl_get64(rec + s->roff[PL_R_START]);
+		ev->end = (int64_t)pl_get64(rec + s->roff[PL_R_END]);
+	} else {
+		ev->time = (int64_t)pl_get64(rec + s->roff[PL_R_TIME]);
+	}
+	ev->process_id = pr_id(s, rec, PL_R_PID);
+	ev->thread_id = pr_id(s, rec, PL_R_TID);
+	ev->parent_category_id = 0;
+	ev->name = (struct nvtxt_str){ NULL, 0 };
+	if (s->l.kind == PL_K_POP) {
+		ev->present = s->required;
+		ev->category_id = ev->color = 0;
+		ev->payload = 0;
+		ev->message = (struct nvtxt_str){ NULL, 0 };
+		return;
+	}
+	ev->present = s->required | pr_present[pl_get32(rec + s->roff[PL_R_PRESENT]) & PL_PRESENT_ALL];
+	ev->category_id = pl_get32(rec + s->roff[PL_R_CATEGORY]);
+	ev->color = pl_get32(rec + s->roff[PL_R_COLOR]);
+	ev->payload = (int64_t)pl_get64(rec + s->roff[PL_R_PAYLOAD]);
+	msg = pl_get64(rec + s->roff[PL_R_MESSAGE]);
+	ev->message = pr_str(b, msg);
+}
+
 void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev)
 {
 	const struct pr_schema *s = b->s;
 
-	memset(ev, 0, sizeof *ev);
+	ev->command = (enum nvtxt_command)s->cmd;
+	ev->timebase = (enum nvtxt_timebase)s->timebase;
+	ev->ordinal = pl_get64(rec + s->roff[PL_R_ORDINAL]);
+	ev->push = NULL;
+	ev->loc = (struct nvtxt_loc){ 0, 0, 0, 0 };
+	if (pl_kind_timed(s->l.kind)) {
+		pr_timed_event(b, rec, ev);
+		return;
+	}
+	/* the naming calls */
+	memset(ev, 0, offsetof(struct nvtxt_event, push));
 	ev->command = (enum nvtxt_command)s->cmd;
 	ev->present = s->required;
 	ev->timebase = (enum nvtxt_timebase)s->timebase;
-	ev->ordinal = pl_get64(rec + s->roff[PL_R_ORDINAL]);
-	switch (s->l.kind) {
-	case PL_K_START_END:
-		ev->start = (int64_t)pl_get64(rec + s->roff[PL_R_START]);
-		ev->end = (int64_t)pl_get64(rec + s->roff[PL_R_END]);
-		goto optional;
-	case PL_K_MARKER:
-	case PL_K_PUSH:
-		ev->time = (int64_t)pl_get64(rec + s->roff[PL_R_TIME]);
-	optional: /* what the checks left: absent values are 0, Present has no other bit */
-		ev->present |= pr_present[pl_get32(rec + s->roff[PL_R_PRESENT]) & PL_PRESENT_ALL];
-		ev->category_id = pl_get32(rec + s->roff[PL_R_CATEGORY]);
-		ev->color = pl_get32(rec + s->roff[PL_R_COLOR]);
-		ev->payload = (int64_t)pl_get64(rec + s->roff[PL_R_PAYLOAD]);
-		ev->message = pr_str(b, pl_get64(rec + s->roff[PL_R_MESSAGE]));
-		break;
-	case PL_K_POP:
-		ev->time = (int64_t)pl_get64(rec + s->roff[PL_R_TIME]);
-		break;
-	default: /* the naming calls */
-		ev->category_id = (uint32_t)pr_field(s, rec, PL_R_CATEGORY);
-		ev->parent_category_id = (uint32_t)pr_field(s, rec, PL_R_PARENT);
-		if (s->rsize[PL_R_NAME])
-			ev->name = pr_str(b, pr_field(s, rec, PL_R_NAME));
-		break;
-	}
+	ev->category_id = (uint32_t)pr_field(s, rec, PL_R_CATEGORY);
+	ev->parent_category_id = (uint32_t)pr_field(s, rec, PL_R_PARENT);
+	if (s->rsize[PL_R_NAME])
+		ev->name = pr_str(b, pr_field(s, rec, PL_R_NAME));
 	if (s->rsize[PL_R_PID])
 		ev->process_id = pr_id(s, rec, PL_R_PID);
 	if (s->rsize[PL_R_TID])
@@ -551,36 +579,33 @@ static enum pr_item pr_next_batch(struct nvtxt_payload_reader *r, struct pr_batc
 	return it;
 }
 
-/* The ordinal of batch b's next record. */
-static uint64_t pr_next_ordinal(const struct pr_batch *b)
-{
-	return pl_get64(b->events + b->cur * b->s->l.stride + b->s->roff[PL_R_ORDINAL]);
-}
-
 /*
- * The batch that holds ordinal r->next: the last one used (calls of a kind
- * come in runs), another active one, or the next batch read, which starts
- * with the lowest ordinal not read and joins the active ones.  PR_BATCH,
- * or PR_END / PR_ERROR from reading.
+ * The next batch read, at the end of the active ones, each of its
+ * records entered in r->holder at its ordinal: PR_BATCH, or PR_END /
+ * PR_ERROR from reading.  No two ordinals read and not handed on share
+ * an entry: a batch is read when r->next is the lowest ordinal not read,
+ * and holds none PR_WINDOW or more above it (the checks), so they all
+ * lie within PR_WINDOW of r->next.
  */
-static enum pr_item pr_holder(struct nvtxt_payload_reader *r, struct pr_batch **bp)
+static enum pr_item pr_take_batch(struct nvtxt_payload_reader *r)
 {
-	struct pr_batch **link, *last = r->last;
-	enum pr_item it;
+	struct pr_batch *b, **link;
+	enum pr_item it = pr_next_batch(r, &b);
+	const unsigned char *rec;
+	uint32_t stride;
+	unsigned o_ord;
 
-	if (last && pr_next_ordinal(last) == r->next) {
-		*bp = last;
-		return PR_BATCH;
-	}
+	if (it != PR_BATCH)
+		return it;
 	for (link = &r->active; *link; link = &(*link)->next)
-		if (pr_next_ordinal(*link) == r->next) {
-			*bp = *link;
-			return PR_BATCH;
-		}
-	it = pr_next_batch(r, bp);
-	if (it == PR_BATCH)
-		*link = *bp; /* the end of the list */
-	return it;
+		;
+	*link = b;
+	stride = b->s->l.stride;
+	o_ord = b->s->roff[PL_R_ORDINAL];
+	rec = b->events;
+	for (uint64_t i = 0; i < b->nev; i++, rec += stride)
+		r->holder[pl_get64(rec + o_ord) % PR_WINDOW] = b;
+	return PR_BATCH;
 }
 
 /* After the last ordinal: the rest of the file, which holds no record (pr_end checks it). */
@@ -596,6 +621,13 @@ static enum pr_item pr_rest(struct nvtxt_payload_reader *r, struct pr_chunk *c)
 	return it;
 }
 
+/*
+ * The calls in ordinal order: the batch that holds ordinal r->next is
+ * r->holder's entry for it (its next record has it: the batch's ordinals
+ * grow, and those below r->next are handed on), or, when there is none,
+ * the next batch read, which the checks hold to start with the lowest
+ * ordinal not read, that is r->next.
+ */
 void pr_fill(struct nvtxt_payload_reader *r, struct pr_chunk *c)
 {
 	struct pr_batch *b, **link;
@@ -604,26 +636,32 @@ void pr_fill(struct nvtxt_payload_reader *r, struct pr_chunk *c)
 	c->n = 0;
 	c->end = PR_BATCH;
 	c->retired = NULL;
+	if (!r->holder && !(r->holder = try_calloc(PR_WINDOW, sizeof *r->holder))) {
+		pr_fail_io(r, ENOMEM);
+		c->end = PR_ERROR;
+		return;
+	}
 	while (c->n < PR_CHUNK_EVENTS) {
+		struct pr_batch **slot = &r->holder[r->next % PR_WINDOW];
+
 		if (r->next == r->nevents) {
 			c->end = pr_rest(r, c);
 			return;
 		}
-		it = pr_holder(r, &b);
-		if (it != PR_BATCH) { /* PR_END cannot happen: pr_end checks every ordinal was read */
-			c->end = it;
-			return;
-		}
+		while (!(b = *slot))
+			if ((it = pr_take_batch(r)) != PR_BATCH) { /* PR_END cannot happen: pr_end checks every ordinal was read */
+				c->end = it;
+				return;
+			}
+		*slot = NULL;
 		pr_event(b, b->events + b->cur * b->s->l.stride, &c->ev[c->n++]);
 		r->next++;
-		r->last = b;
 		if (++b->cur == b->nev) { /* used up: freed once the chunk's calls are handed on */
 			for (link = &r->active; *link != b; link = &(*link)->next)
 				;
 			*link = b->next;
 			b->next = c->retired;
 			c->retired = b;
-			r->last = NULL;
 		}
 	}
 }

@@ -62,8 +62,9 @@ struct nvtxt_payload_reader {
 	bool prev_full;            /* the group before reached a limit */
 	uint64_t prev_end;         /* file offset of the end of the group before */
 
-	uint64_t *dedup;           /* the batch's strings (flexData offsets), open addressing */
+	uint64_t *dedup;           /* the batch's strings (generation, flexData offset), open addressing */
 	size_t dedup_cap;
+	uint32_t dedup_gen;        /* the generation of the batch being checked (payload_sections.c) */
 	struct pr_batch *pool[PR_POOL_COUNT]; /* used batches whose buffers are kept */
 	size_t npool;
 	uint64_t pool_bytes;       /* their buffers' bytes */
@@ -77,7 +78,7 @@ struct nvtxt_payload_reader {
 	char err[512];
 
 	struct pr_batch *active;   /* decompile: batches not used up, in file order */
-	struct pr_batch *last;     /* decompile: the batch of the last call, unless used up */
+	struct pr_batch **holder;  /* decompile: the active batch of each ordinal, at ordinal % PR_WINDOW */
 	struct pr_chunk *solo;     /* decompile without read-ahead: the one chunk */
 	struct pr_chunk *in_use;   /* decompile: the chunk whose calls are being handed on */
 	uint64_t next;             /* decompile: the next ordinal to hand on */

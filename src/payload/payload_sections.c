@@ -13,41 +13,87 @@
 #include "payload_reader.h"
 #include "util.h"
 
-/* Valid UTF-8 (no overlongs, no surrogates, at most U+10FFFF). */
-static bool utf8_valid(const unsigned char *s, size_t n)
+/*
+ * The length of the UTF-8 sequence whose lead byte c >= 0x80 is at s, n
+ * bytes left; 0 when it is not valid (an overlong, a surrogate, above
+ * U+10FFFF, cut short).
+ */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
 {
-	size_t i = 0;
+	unsigned c = s[0], need;
+	uint32_t cp;
+
+	if (c >= 0xC2 && c <= 0xDF)
+		need = 1, cp = c & 0x1F;
+	else if (c >= 0xE0 && c <= 0xEF)
+		need = 2, cp = c & 0x0F;
+	else if (c >= 0xF0 && c <= 0xF4)
+		need = 3, cp = c & 0x07;
+	else
+		return 0;
+	if (n <= need)
+		return 0;
+	for (unsigned k = 1; k <= need; k++) {
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[k] & 0x3F);
+	}
+	if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+		return 0;
+	return need + 1;
+}
+
+/* What NVTXT cannot write in a string, as pr_string checks it. */
+enum { FLAW_UTF8 = 1, FLAW_BREAK = 2, FLAW_DQUOTE = 4, FLAW_SQUOTE = 8 };
+
+static unsigned ascii_flaws(unsigned c)
+{
+	return c == '\n' || c == '\r' ? FLAW_BREAK : c == '"' ? FLAW_DQUOTE : c == '\'' ? FLAW_SQUOTE : 0;
+}
+
+#define BYTES_OF(c) (UINT64_C(0x0101010101010101) * (c))
+/* Some byte of x is 0, when every byte of x is below 0x80: adding 0x7F sets bit 7 of each other byte. */
+#define SOME_ZERO(x) ((((x) + BYTES_OF(0x7F)) & BYTES_OF(0x80)) != BYTES_OF(0x80))
+
+/* The flaws of 8 ASCII bytes. */
+static unsigned word_flaws(uint64_t w)
+{
+	return (unsigned)(SOME_ZERO(w ^ BYTES_OF('\n')) | SOME_ZERO(w ^ BYTES_OF('\r'))) * FLAW_BREAK |
+	       (unsigned)SOME_ZERO(w ^ BYTES_OF('"')) * FLAW_DQUOTE |
+	       (unsigned)SOME_ZERO(w ^ BYTES_OF('\'')) * FLAW_SQUOTE;
+}
+
+/*
+ * The flaws of the n bytes at s, in one pass: eight ASCII bytes at a time
+ * (most strings are ASCII; the last eight overlap those before them), a
+ * byte at a time around the others, up to the first invalid UTF-8
+ * sequence.  (Which byte of a word is which does not matter: the host's
+ * byte order is not needed.)
+ */
+static unsigned string_flaws(const unsigned char *s, size_t n)
+{
+	unsigned f = 0;
+	size_t i = 0, k, at;
+	uint64_t w;
 
 	while (i < n) {
-		unsigned c = s[i], need;
-		uint32_t cp;
-
-		if (c < 0x80) {
-			i++;
-			continue;
+		at = n - i >= 8 ? i : n >= 8 ? n - 8 : SIZE_MAX;
+		if (at != SIZE_MAX && (memcpy(&w, s + at, 8), !(w & BYTES_OF(0x80)))) {
+			f |= word_flaws(w);
+			i = at + 8;
+		} else if (s[i] < 0x80) {
+			f |= ascii_flaws(s[i++]);
+		} else if ((k = utf8_sequence(s + i, n - i)) != 0) {
+			i += k;
+		} else {
+			return f | FLAW_UTF8;
 		}
-		if (c >= 0xC2 && c <= 0xDF)
-			need = 1, cp = c & 0x1F;
-		else if (c >= 0xE0 && c <= 0xEF)
-			need = 2, cp = c & 0x0F;
-		else if (c >= 0xF0 && c <= 0xF4)
-			need = 3, cp = c & 0x07;
-		else
-			return false;
-		if (n - i <= need)
-			return false;
-		for (unsigned k = 1; k <= need; k++) {
-			if ((s[i + k] & 0xC0) != 0x80)
-				return false;
-			cp = cp << 6 | (s[i + k] & 0x3F);
-		}
-		if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-		    (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-			return false;
-		i += need + 1;
 	}
-	return true;
+	return f;
 }
+#undef SOME_ZERO
+#undef BYTES_OF
 
 /*
  * A string at `off` in a blob of `size` bytes at file offset `base`, the
@@ -61,6 +107,7 @@ static int64_t pr_string(struct nvtxt_payload_reader *r, const unsigned char *bl
 {
 	const unsigned char *s, *end;
 	size_t n;
+	unsigned flaws;
 
 	if (off >= size)
 		return pr_fail(r, at, "%s: expected a string offset below %" PRIu64
@@ -71,13 +118,14 @@ static int64_t pr_string(struct nvtxt_payload_reader *r, const unsigned char *bl
 		return pr_fail(r, base + off, "%s: expected a NUL-terminated string, "
 			       "found none before the end of its blob", what);
 	n = (size_t)(end - s);
-	if (!utf8_valid(s, n))
+	flaws = string_flaws(s, n);
+	if (flaws & FLAW_UTF8)
 		return pr_fail(r, base + off, "%s: expected UTF-8, found an invalid "
 			       "byte sequence", what);
-	if (memchr(s, '\n', n) || memchr(s, '\r', n))
+	if (flaws & FLAW_BREAK)
 		return pr_fail(r, base + off, "%s: expected a string without line "
 			       "breaks, found one", what);
-	if (memchr(s, '"', n) && memchr(s, '\'', n))
+	if ((flaws & (FLAW_DQUOTE | FLAW_SQUOTE)) == (FLAW_DQUOTE | FLAW_SQUOTE))
 		return pr_fail(r, base + off, "%s: expected a string without both "
 			       "kinds of quote, found both", what);
 	return (int64_t)n;
@@ -351,16 +399,50 @@ static void bit_flip(struct nvtxt_payload_reader *r, uint64_t o)
 	r->bits[(o % PR_WINDOW) / 64] ^= UINT64_C(1) << (o % 64);
 }
 
+/*
+ * The batch's table of strings: each slot holds the batch's number (the
+ * generation, r->dedup_gen) in its high 32 bits and the string's flexData
+ * offset (below PL_BATCH_BODY_MAX) in its low ones; a slot of another
+ * generation is empty.  So a new batch starts with an empty table by
+ * counting, not by clearing the whole table (which cost more than its
+ * lookups when most batches bring few new strings).
+ */
+static bool dedup_used(const struct nvtxt_payload_reader *r, uint64_t slot)
+{
+	return slot >> 32 == r->dedup_gen;
+}
+
 /* A string's slot in the batch's table of strings. */
 static uint64_t *dedup_slot(struct nvtxt_payload_reader *r, const unsigned char *flex,
 			    const unsigned char *str, size_t len)
 {
 	size_t mask = r->dedup_cap - 1, i = (size_t)hash_bytes(str, len) & mask;
 
-	while (r->dedup[i] && (strlen((const char *)flex + r->dedup[i]) != len ||
-			       memcmp(flex + r->dedup[i], str, len)))
+	while (dedup_used(r, r->dedup[i]) &&
+	       (strlen((const char *)flex + (uint32_t)r->dedup[i]) != len ||
+		memcmp(flex + (uint32_t)r->dedup[i], str, len)))
 		i = (i + 1) & mask;
 	return &r->dedup[i];
+}
+
+/* A table of strings twice as large, with the batch's strings so far; 0 or -1 (ENOMEM). */
+static int dedup_grow(struct nvtxt_payload_reader *r, const struct pr_batch *b)
+{
+	size_t cap = r->dedup_cap ? 2 * r->dedup_cap : 256;
+	uint64_t *old = r->dedup, *t = try_calloc(cap, sizeof *t);
+	size_t oldcap = r->dedup_cap;
+
+	if (!t)
+		return pr_fail_io(r, ENOMEM);
+	r->dedup = t;
+	r->dedup_cap = cap;
+	for (size_t i = 0; i < oldcap; i++)
+		if (dedup_used(r, old[i])) {
+			uint32_t off = (uint32_t)old[i];
+			*dedup_slot(r, b->flex, b->flex + off, strlen((const char *)b->flex + off)) = old[i];
+		}
+	free(old);
+	return 0;
 }
 
 /*
@@ -393,26 +475,14 @@ static int pr_record_string(struct nvtxt_payload_reader *r, const struct pr_batc
 	if (n == 0)
 		return pr_fail(r, b->flex_off + off, "%s: expected the empty string at flexData "
 			       "offset 0, found a second one at %" PRIu64, what, off);
-	if (2 * (*nstr + 1) > r->dedup_cap) {
-		size_t cap = r->dedup_cap ? 2 * r->dedup_cap : 256;
-		uint64_t *old = r->dedup, *t = try_calloc(cap, sizeof *t);
-		size_t oldcap = r->dedup_cap;
-		if (!t)
-			return pr_fail_io(r, ENOMEM);
-		r->dedup = t;
-		r->dedup_cap = cap;
-		for (size_t i = 0; i < oldcap; i++)
-			if (old[i])
-				*dedup_slot(r, b->flex, b->flex + old[i],
-					    strlen((const char *)b->flex + old[i])) = old[i];
-		free(old);
-	}
+	if (2 * (*nstr + 1) > r->dedup_cap && dedup_grow(r, b))
+		return -1;
 	slot = dedup_slot(r, b->flex, b->flex + off, (size_t)n);
-	if (*slot)
+	if (dedup_used(r, *slot))
 		return pr_fail(r, b->flex_off + off, "%s: expected each string once in a batch's "
 			       "flexData, found \"%s\" again (first at offset %" PRIu64 ")", what,
-			       (const char *)b->flex + off, *slot);
-	*slot = off;
+			       (const char *)b->flex + off, (uint64_t)(uint32_t)*slot);
+	*slot = (uint64_t)r->dedup_gen << 32 | off;
 	(*nstr)++;
 	*cursor += (uint64_t)n + 1;
 	*bytes += (uint64_t)n + 1;
@@ -647,6 +717,124 @@ static int batch_record(struct nvtxt_payload_reader *r, const struct pr_batch *b
 	return 0;
 }
 
+/* A byte of the record that no entry holds is not 0. */
+static inline bool record_pad(const struct pr_schema *s, const unsigned char *rec)
+{
+	for (uint32_t m = s->pad_words; m; m &= m - 1)
+		if (pl_get32(rec + 4 * (uint32_t)__builtin_ctz(m)))
+			return true;
+	return false;
+}
+
+/*
+ * The Present entry has a bit over PL_PRESENT_ALL, or an optional entry
+ * whose bit is clear is not 0 (a schema with Present has the four);
+ * *msg: the message's offset.
+ */
+static inline bool record_absent(const struct pr_schema *s, const unsigned char *rec, uint64_t *msg)
+{
+	uint32_t p = pl_get32(rec + s->roff[PL_R_PRESENT]);
+
+	*msg = pl_get64(rec + s->roff[PL_R_MESSAGE]);
+	return p > PL_PRESENT_ALL ||
+	       (!(p & PL_PRESENT_CATEGORY) && pl_get32(rec + s->roff[PL_R_CATEGORY])) ||
+	       (!(p & PL_PRESENT_COLOR) && pl_get32(rec + s->roff[PL_R_COLOR])) ||
+	       (!(p & PL_PRESENT_MESSAGE) && *msg) ||
+	       (!(p & PL_PRESENT_PAYLOAD) && pl_get64(rec + s->roff[PL_R_PAYLOAD]));
+}
+
+/*
+ * Records 1 and up of a batch of an event schema with 32-bit IDs, where
+ * nearly all of a file's records are.  The rules of batch_record and
+ * pr_record are folded into one test that a record passes only when it
+ * passes them all and its message is absent or a string an earlier
+ * record introduced; such a record adds up what batch_record would (its
+ * ordinal marked, its first timestamp, its stride of bytes).  A record
+ * that passes it but for a new message string has the string checked and
+ * counted as pr_record would, last.  Any other record goes through
+ * batch_record, which checks it rule by rule and reports the first that
+ * fails, so every error is the one batch_record alone gives.  The walk
+ * is kept in locals (through wp, the compiler could not keep it in
+ * registers across the stores to r->bits) and handed to batch_record
+ * and back.
+ */
+static int batch_timed(struct nvtxt_payload_reader *r, const struct pr_batch *b, uint64_t id,
+		       struct batch_walk *wp)
+{
+	const struct pr_schema *s = b->s;
+	const bool se = s->l.kind == PL_K_START_END, optional = s->rsize[PL_R_PRESENT] != 0;
+	const bool nonneg = s->tb != NVTXT_TB_RELATIVE;
+	const uint32_t stride = s->l.stride;
+	/* without End, the first timestamp again: t0 > t1 never holds */
+	const unsigned o_ord = s->roff[PL_R_ORDINAL], o_t0 = s->roff[se ? PL_R_START : PL_R_TIME];
+	const unsigned o_t1 = se ? s->roff[PL_R_END] : o_t0;
+	const uint64_t low = r->low, nevents = r->nevents;
+	struct batch_walk w = *wp;
+	uint64_t gn = r->gn, gmax = r->gmax, bytes;
+
+	for (uint64_t i = 1; i < b->nev; i++) {
+		const unsigned char *rec = b->events + i * stride;
+		uint64_t ord = pl_get64(rec + o_ord), msg = 0;
+		int64_t t0 = (int64_t)pl_get64(rec + o_t0), t1 = (int64_t)pl_get64(rec + o_t1);
+		/* w.prev >= low: record 0 has ordinal low */
+		bool bad = ord <= w.prev || ord - low >= PR_WINDOW || ord >= nevents || bit_get(r, ord) ||
+			   (nonneg && (t0 | t1) < 0) || t0 > t1 || record_pad(s, rec) ||
+			   (optional && record_absent(s, rec, &msg));
+
+		bytes = stride;
+		if (!bad && msg && !(msg < w.cursor && b->flex[msg - 1] == 0) &&
+		    pr_record_string(r, b, msg, b->events_off + i * stride + s->roff[PL_R_MESSAGE],
+				     "message", &w.cursor, &w.nstr, &bytes))
+			return -1;
+		if (bad) {
+			*wp = w;
+			r->gn = gn;
+			r->gmax = gmax;
+			if (batch_record(r, b, i, id, wp))
+				return -1;
+			w = *wp;
+			gn = r->gn;
+			gmax = r->gmax;
+			continue;
+		}
+		w.unsorted |= t0 < w.prev_t0;
+		w.prev_t0 = t0;
+		w.prev = ord;
+		bit_flip(r, ord);
+		w.group_bytes += bytes;
+		if (ord > gmax) {
+			gmax = ord;
+			r->gmax_bytes = bytes;
+		}
+		gn++;
+	}
+	*wp = w;
+	r->gn = gn;
+	r->gmax = gmax;
+	return 0;
+}
+
+/*
+ * The lowest ordinal no batch read holds, past those now read: their
+ * marks cleared a word of the window at a time (the run of set bits from
+ * r->low, up to the header's count).
+ */
+static void low_advance(struct nvtxt_payload_reader *r)
+{
+	while (r->low < r->nevents) {
+		uint64_t *word = &r->bits[(r->low % PR_WINDOW) / 64], set = *word >> (r->low % 64);
+		unsigned n = ~set ? (unsigned)__builtin_ctzll(~set) : 64;
+		uint64_t left = r->nevents - r->low;
+
+		if (n == 0)
+			break;
+		if (n > left)
+			n = (unsigned)left;
+		*word &= ~((n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << (r->low % 64));
+		r->low += n;
+	}
+}
+
 /* After the records: flexData used up, the flags, the window, the group's limits and its end. */
 static int batch_end(struct nvtxt_payload_reader *r, const struct pr_batch *b, uint64_t len, uint64_t o,
 		     uint64_t id, const struct batch_walk *w)
@@ -660,10 +848,7 @@ static int batch_end(struct nvtxt_payload_reader *r, const struct pr_batch *b, u
 			       "events are %sin the order of their first timestamp), found 0x%" PRIx64,
 			       id, w->unsorted ? "UNSORTED = 6" : "TIME_SORTED = 0", w->unsorted ? "not " : "",
 			       b->flags);
-	while (r->low < r->nevents && bit_get(r, r->low)) {
-		bit_flip(r, r->low);
-		r->low++;
-	}
+	low_advance(r);
 	r->gbytes += w->group_bytes;
 	if (r->gn > PL_GROUP_EVENTS || r->gbytes - r->gmax_bytes >= PL_GROUP_BYTES)
 		return pr_fail(r, o, "batch of schema %" PRIu64 ": expected its flush group (the "
@@ -693,10 +878,21 @@ int pr_batch(struct nvtxt_payload_reader *r, struct pr_batch *b, uint64_t len, u
 
 	if (batch_header(r, b, len, o, secflags, &id, &s) || batch_group(r, s, o, id))
 		return -1;
-	if (r->dedup_cap)
-		memset(r->dedup, 0, r->dedup_cap * sizeof *r->dedup);
-	for (uint64_t i = 0; i < b->nev; i++)
-		if (batch_record(r, b, i, id, &w))
+	if (++r->dedup_gen == 0) { /* after 2^32 - 1 batches: the slots of generation 0 are cleared */
+		if (r->dedup_cap)
+			memset(r->dedup, 0, r->dedup_cap * sizeof *r->dedup);
+		r->dedup_gen = 1;
+	}
+	/* the first record by the rules one at a time: its ordinal is the lowest not read */
+	if (batch_record(r, b, 0, id, &w))
+		return -1;
+	if (pl_kind_timed(s->l.kind) && !s->l.pid64 && !s->l.tid64) {
+		if (batch_timed(r, b, id, &w))
 			return -1;
+	} else {
+		for (uint64_t i = 1; i < b->nev; i++)
+			if (batch_record(r, b, i, id, &w))
+				return -1;
+	}
 	return batch_end(r, b, len, o, id, &w);
 }
