@@ -349,6 +349,31 @@ static int convert(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t
 	return 0;
 }
 
+/*
+ * convert of a RangeStartEnd's Start and End, in that order (either may
+ * fail; both are tried).  Nanoseconds already, the usual case, note the
+ * thread once.
+ */
+static int convert_pair(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t *start, int64_t *end)
+{
+	const enum nvtxt_timebase tb = ev->timebase;
+	struct thread_time *tt;
+	int bad;
+
+	if ((unsigned)tb < NVTXT_TB_COUNT && c->tc.rule[tb].kind == NVTXT_TCONV_IDENTITY && c->origin_given) {
+		*start = ev->start;
+		*end = ev->end;
+		tt = thread_time(c, pid_of(ev), tid_of(ev), *start);
+		if (*start > tt->last_ns)
+			tt->last_ns = *start;
+		if (*end > tt->last_ns)
+			tt->last_ns = *end;
+		return 0;
+	}
+	bad = convert(c, ev, ev->start, start, NULL);
+	return convert(c, ev, ev->end, end, NULL) != 0 || bad ? -1 : 0;
+}
+
 /* --- events ------------------------------------------------------------- */
 
 /*
@@ -356,21 +381,20 @@ static int convert(struct nvtxt_chrome *c, const struct nvtxt_event *ev, int64_t
  * args with line and payload.  Not its color: no viewer of the format
  * colors an event by an argument (nvtxtc(1), CHROME TRACE EVENTS).
  */
-static struct nvtxt_trace_event base(struct nvtxt_chrome *c, const struct nvtxt_event *ev, char ph)
+static inline void base(struct nvtxt_chrome *c, const struct nvtxt_event *ev, char ph, struct nvtxt_trace_event *te)
 {
-	struct nvtxt_trace_event te = { .ph = ph, .pid = pid_of(ev), .tid = tid_of(ev),
-					.args = NVTXT_TRACE_ARG_LINE, .line = ev->loc.line };
 	uint32_t p = ev->present;
 
+	*te = (struct nvtxt_trace_event){ .ph = ph, .pid = pid_of(ev), .tid = tid_of(ev),
+					  .args = NVTXT_TRACE_ARG_LINE, .line = ev->loc.line };
 	if (p & NVTXT_BIT(NVTXT_ARG_MESSAGE))
-		te.name = ev->message;
+		te->name = ev->message;
 	if (p & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID))
-		te.cat = category_path(c, ev->category_id);
+		te->cat = category_path(c, ev->category_id);
 	if (p & NVTXT_BIT(NVTXT_ARG_PAYLOAD)) {
-		te.args |= NVTXT_TRACE_ARG_PAYLOAD;
-		te.payload = ev->payload;
+		te->args |= NVTXT_TRACE_ARG_PAYLOAD;
+		te->payload = ev->payload;
 	}
-	return te;
 }
 
 /*
@@ -454,7 +478,7 @@ static int pop(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 	if (convert(c, ev, ev->time, &end, &t) != 0 || c->nerrors || !push || !t->depth)
 		return 0;
 	o = t->open[--t->depth];
-	te = base(c, push, 'X');
+	base(c, push, 'X', &te);
 	if (end <= o.start_ns) /* zero length: B and E, written now (it has no descendants held) */
 		return range(c, &te, o.start_ns, end);
 	if (t->depth && t->open[t->depth - 1].start_ns == o.start_ns) {
@@ -476,7 +500,7 @@ static int marker(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 
 	if (convert(c, ev, ev->time, &ns, NULL) != 0 || c->nerrors)
 		return 0;
-	te = base(c, ev, 'i');
+	base(c, ev, 'i', &te);
 	te.ts_ns = ns;
 	return nvtxt_trace_writer_event(c->w, &te);
 }
@@ -491,11 +515,10 @@ static int start_end(struct nvtxt_chrome *c, const struct nvtxt_event *ev)
 {
 	struct nvtxt_trace_event te;
 	int64_t start, end;
-	int bad = convert(c, ev, ev->start, &start, NULL);
 
-	if (convert(c, ev, ev->end, &end, NULL) != 0 || bad || c->nerrors)
+	if (convert_pair(c, ev, &start, &end) != 0 || c->nerrors)
 		return 0;
-	te = base(c, ev, start == end ? 'n' : 'b');
+	base(c, ev, start == end ? 'n' : 'b', &te);
 	te.id = nvtxt_trace_writer_new_id(c->w);
 	te.ts_ns = start;
 	if (te.ph == 'n')

@@ -191,16 +191,12 @@ size_t nvtxt_trace_json_string(char *buf, const char *str, size_t n)
  * The runs of plain bytes are found and copied several at a time
  * (trace_string.h), the rest escaped one character at a time.
  */
-static inline char *string_text(char *p, const char *str, size_t n)
+__attribute__((noinline)) static char *string_text(char *p, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t run, used;
 
 	*p++ = '"';
-	if (trace_copy_if_plain(p, s, n)) { /* most names: one check, one or two moves */
-		p[n] = '"';
-		return p + n + 1;
-	}
 	for (;;) {
 		run = trace_plain_run(s, n);
 		trace_copy(p, s, run);
@@ -450,10 +446,18 @@ static inline char *tail_text(struct nvtxt_trace_writer *w, const struct nvtxt_t
  * Writes the JSON string of s at p, in the event's room; a longer string
  * than SHORT_STRING goes through put_string, and the room is taken again.
  */
-static inline char *string_member(struct nvtxt_trace_writer *w, char *p, struct nvtxt_str s)
+__attribute__((always_inline)) static inline char *string_member(struct nvtxt_trace_writer *w, char *p,
+								   struct nvtxt_str s)
 {
+	const char *str = s.ptr ? s.ptr : "";
+
+	*p = '"';
+	if (trace_copy_if_plain(p + 1, (const unsigned char *)str, s.len)) { /* most names: one check, two moves */
+		p[s.len + 1] = '"';
+		return p + s.len + 2;
+	}
 	if (s.len <= SHORT_STRING)
-		return string_text(p, s.ptr ? s.ptr : "", s.len);
+		return string_text(p, str, s.len);
 	w->len = (size_t)(p - w->buf);
 	put_string(w, s.ptr, s.len);
 	return room(w, EVENT_ROOM);
