@@ -166,19 +166,43 @@ void pw_shared_flushed(struct pw_shared *sh)
 	}
 }
 
+/* Whether a string of 8 to 32 bytes (its words x, pw_words) has a NUL byte. */
+static bool pw_words_nul(size_t n, const uint64_t x[4])
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+	uint64_t zero = ((x[0] - ones) & ~x[0]) | ((x[1] - ones) & ~x[1]);
+
+	if (n > 16)
+		zero |= ((x[2] - ones) & ~x[2]) | ((x[3] - ones) & ~x[3]);
+	return (zero & highs) != 0;
+}
+
+/* Stores a string of 8 to 32 bytes (its words x) at p, as pw_words read it. */
+static void pw_words_store(unsigned char *p, size_t n, const uint64_t x[4])
+{
+	memcpy(p, &x[0], 8);
+	memcpy(p + n - 8, &x[1], 8);
+	if (n > 16) {
+		memcpy(p + 8, &x[2], 8);
+		memcpy(p + n - 16, &x[3], 8);
+	}
+}
+
 /*
  * Adds string src (n bytes, hash h), which t's pending batch does not
  * hold, at slot `slot` (empty): its NUL-terminated copy at the end of
- * flexData.  Returns its offset there, or -1 with errno EINVAL (a NUL
- * byte in src) or ENOMEM.  Only a new string is checked for NUL: the
+ * flexData, from its words x when it has 8 to 32 bytes (else x is NULL).
+ * Returns its offset there, or -1 with errno EINVAL (a NUL byte in src,
+ * when `check`) or ENOMEM.  Only a new string is checked for NUL: the
  * table holds none with one, so a string found there has none.
  */
 static int64_t pw_str_add(struct pw_shared *sh, struct pw_strings *t, struct pw_dedup_slot *slot,
-			  const unsigned char *src, size_t n, uint64_t h)
+			  const unsigned char *src, size_t n, uint64_t h, const uint64_t x[4],
+			  bool check)
 {
 	struct pw_block *b = t->flex.tail;
 
-	if (memchr(src, 0, n)) {
+	if (check && (x ? pw_words_nul(n, x) : memchr(src, 0, n) != NULL)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -192,7 +216,10 @@ static int64_t pw_str_add(struct pw_shared *sh, struct pw_strings *t, struct pw_
 		if (!b)
 			return -1;
 	}
-	memcpy(b->data + b->len, src, n);
+	if (x)
+		pw_words_store(b->data + b->len, n, x);
+	else
+		memcpy(b->data + b->len, src, n);
 	b->data[b->len + n] = 0;
 	slot->str = b->data + b->len;
 	slot->hash = h;
@@ -206,16 +233,29 @@ static int64_t pw_str_add(struct pw_shared *sh, struct pw_strings *t, struct pw_
 }
 
 /*
- * pw_str of a string of 8 to 32 bytes (its words x) that cache slot c
- * does not hold: the table's lookup; then c holds it.
+ * pw_str of a string of 8 to 32 bytes (its words x), whose cache slot is
+ * c: c's offset when c holds it, else the table's lookup, and then c
+ * holds it.  When c holds the same string of the same table from an
+ * earlier flush group, the table cannot hold it (a lookup of it in this
+ * group would have put it in c again), so it is added with the hash kept
+ * in c, without a search or a check for NUL bytes (it had none before).
  */
 static int64_t pw_str_table(struct pw_shared *sh, struct pw_strings *t, const unsigned char *src,
 			    size_t n, const uint64_t x[4], struct pw_cache_slot *c)
 {
-	uint64_t h = pw_hash_words(n, x), genlen = pw_genlen(t, n);
+	uint64_t h, genlen = pw_genlen(t, n);
 	int64_t off = -1;
 	size_t i;
 
+	if (c->t == t && (uint32_t)c->tag == n &&
+	    !((c->w[0] ^ x[0]) | (c->w[1] ^ x[1]) | (c->w[2] ^ x[2]) | (c->w[3] ^ x[3]))) {
+		if (c->tag == (sh->cache_gen | n))
+			return (int64_t)c->off;
+		h = c->hash;
+		off = pw_str_add(sh, t, pw_free_slot(t, h), src, n, h, x, false);
+		goto found;
+	}
+	h = pw_hash_words(n, x);
 	for (i = (size_t)(h >> t->shift); pw_slot_used(t, &t->slot[i]); i = (i + 1) & t->mask) {
 		const struct pw_dedup_slot *e = &t->slot[i];
 		uint64_t y[4];
@@ -224,15 +264,18 @@ static int64_t pw_str_table(struct pw_shared *sh, struct pw_strings *t, const un
 		pw_words(e->str, n, y);
 		if (!((y[0] ^ x[0]) | (y[1] ^ x[1]) | (y[2] ^ x[2]) | (y[3] ^ x[3]))) {
 			off = (int64_t)e->off;
-			break;
+			goto found;
 		}
 	}
-	if (off < 0 && (off = pw_str_add(sh, t, &t->slot[i], src, n, h)) < 0)
+	off = pw_str_add(sh, t, &t->slot[i], src, n, h, x, true);
+found:
+	if (off < 0)
 		return -1;
 	memcpy(c->w, x, sizeof c->w);
 	c->tag = sh->cache_gen | n;
 	c->t = t;
 	c->off = (uint64_t)off;
+	c->hash = h;
 	return off;
 }
 
@@ -259,20 +302,16 @@ static int64_t pw_str_any(struct pw_shared *sh, struct pw_strings *t, const unsi
 		if (d->hash == h && d->genlen == genlen && memcmp(d->str, src, n) == 0)
 			return (int64_t)d->off;
 	}
-	return pw_str_add(sh, t, &t->slot[i], src, n, h);
+	return pw_str_add(sh, t, &t->slot[i], src, n, h, NULL, true);
 }
 
 int64_t pw_str(struct pw_shared *sh, struct pw_strings *t, struct nvtxt_str str)
 {
 	const unsigned char *src = (const unsigned char *)str.ptr;
-	struct pw_cache_slot *c;
 	uint64_t x[4];
 
 	if (str.len - 8 > 24)
 		return pw_str_any(sh, t, src, str.len);
 	pw_words(src, str.len, x);
-	c = pw_cache_slot(sh, t, x);
-	if (pw_cache_has(sh, c, t, str.len, x))
-		return (int64_t)c->off;
-	return pw_str_table(sh, t, src, str.len, x, c);
+	return pw_str_table(sh, t, src, str.len, x, pw_cache_slot(sh, t, x));
 }

@@ -57,7 +57,7 @@ struct pw_strings {
 /*
  * A string of 8 to 32 bytes that a schema's pending batch holds: its
  * words (pw_words), the generation of the flush group (high 32 bits) and
- * its length, the table of its schema, and its offset.
+ * its length, the table of its schema, its offset and its hash.
  */
 #define PW_CACHE_BITS 12
 #define PW_CACHE_SLOTS (1u << PW_CACHE_BITS)
@@ -65,7 +65,7 @@ struct pw_cache_slot {
 	uint64_t w[4];
 	uint64_t tag;
 	const struct pw_strings *t;
-	uint64_t off, pad;
+	uint64_t off, hash;
 };
 
 /*

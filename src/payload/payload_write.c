@@ -57,11 +57,10 @@ struct pw_schema {
 	/* First: its address is the schema's, one register fewer per event. */
 	struct pw_strings str;  /* its pending flexData */
 	unsigned char *rec_at;  /* where the next record goes, in ev's last block */
-	size_t rec_room;        /* bytes left there */
-	size_t nev;
+	unsigned char *rec_last; /* the last place there with PW_MAX_STRIDE bytes after it */
 	int64_t last_ts;        /* INT64_MIN before a batch's first record */
 	bool unsorted;
-	struct pw_chain ev;     /* pending records, nev of them */
+	struct pw_chain ev;     /* pending records; a block has at least one */
 	struct pl_layout l;
 	unsigned tb;            /* enum nvtxt_timebase, or PW_NO_TB */
 	uint64_t id;
@@ -76,9 +75,9 @@ struct nvtxt_payload_writer {
 	uint64_t off;           /* bytes written so far */
 	uint64_t nsections;
 	uint64_t next_ordinal;
-	/* The first ordinal of the pending flush group: every call is one record,
-	   so next_ordinal - group_ordinal records are pending. */
-	uint64_t group_ordinal;
+	/* The group is flushed at this ordinal: every call is one record, so
+	   PL_GROUP_EVENTS records are pending then (unless PL_GROUP_BYTES first). */
+	uint64_t flush_ordinal;
 	bool failed;
 	unsigned tb_written;    /* bit per TimeBase: its time domain is in the file */
 	struct pw_shared sh;    /* the pool, the string cache, the pending bytes */
@@ -140,6 +139,7 @@ struct nvtxt_payload_writer *nvtxt_payload_writer_new(FILE *out)
 		return NULL;
 	w->out = out;
 	w->last = &w->first;
+	w->flush_ordinal = PL_GROUP_EVENTS;
 	if (pw_shared_init(&w->sh) || pw_write(w, zeros, sizeof zeros)) {
 		int e = errno;
 		pw_shared_free(&w->sh);
@@ -235,6 +235,18 @@ static bool pw_fill_check(const struct pw_schema *s, bool narrow)
 	       covered <= PW_MAX_STRIDE && (!narrow || s->l.stride == pw_narrow_stride[k]);
 }
 
+/*
+ * No block for s's records: rec_at past rec_last, both in one object as
+ * C's comparison of pointers wants (it is never written).
+ */
+static const unsigned char pw_no_room[2];
+
+static void pw_rec_none(struct pw_schema *s)
+{
+	s->rec_last = (unsigned char *)pw_no_room;
+	s->rec_at = (unsigned char *)pw_no_room + 1;
+}
+
 /* Creates the schema of a key that has none yet.  NULL with errno set on failure. */
 PW_COLD
 static struct pw_schema *pw_schema_new(struct nvtxt_payload_writer *w, enum pl_kind k,
@@ -263,6 +275,7 @@ static struct pw_schema *pw_schema_new(struct nvtxt_payload_writer *w, enum pl_k
 	s->tb = tb;
 	s->id = PL_SCHEMA_ID_STATIC_START + w->nschemas++;
 	s->last_ts = INT64_MIN;
+	pw_rec_none(s);
 	*w->last = s;
 	w->last = &s->next;
 	*slot = s;
@@ -287,7 +300,7 @@ static int pw_rec_block(struct nvtxt_payload_writer *w, struct pw_schema *s)
 	if (!b)
 		return -1;
 	s->rec_at = b->data;
-	s->rec_room = b->cap;
+	s->rec_last = b->data + b->cap - PW_MAX_STRIDE;
 	return 0;
 }
 
@@ -308,9 +321,12 @@ static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s, boo
 {
 	static const unsigned char nul;
 	unsigned char h[PL_BATCH_HEADER_SIZE];
-	uint64_t size = (uint64_t)s->nev * s->l.stride;
-	uint64_t len = PL_BATCH_HEADER_SIZE + size + s->str.flex_len;
+	uint64_t size = 0, len;
 
+	pw_rec_sync(s);
+	for (const struct pw_block *b = s->ev.head; b; b = b->next)
+		size += b->len; /* the records, counted by the bytes they take */
+	len = PL_BATCH_HEADER_SIZE + size + s->str.flex_len;
 	if (!s->written) {
 		if (s->tb != PW_NO_TB && !(w->tb_written & (1u << s->tb))) {
 			unsigned char td[PL_TIME_DOMAIN_SIZE];
@@ -331,16 +347,13 @@ static int pw_flush_one(struct nvtxt_payload_writer *w, struct pw_schema *s, boo
 	pl_put64(h + PL_BAT_FLEX_DATA, PL_BATCH_HEADER_SIZE + size);
 	pl_put64(h + PL_BAT_FLEX_SIZE, s->str.flex_len);
 	pl_put64(h + PL_BAT_FLEX_OFFSET, 0);
-	pw_rec_sync(s);
 	if (pw_section_begin(w, PL_SEC_BATCH, last ? PL_SEC_GROUP_END : 0, len) ||
 	    pw_write(w, h, sizeof h) ||
 	    pw_chain_write(w, &s->ev) || pw_write(w, &nul, 1) ||
 	    pw_chain_write(w, &s->str.flex) || pw_section_end(w, len))
 		return -1;
 	pw_chain_release(&w->sh.pool, &s->ev);
-	s->rec_at = NULL;
-	s->rec_room = 0;
-	s->nev = 0;
+	pw_rec_none(s);
 	s->unsorted = false;
 	s->last_ts = INT64_MIN;
 	return pw_strings_reset(&w->sh, &s->str);
@@ -355,7 +368,7 @@ static int pw_flush(struct nvtxt_payload_writer *w)
 
 	for (struct pw_schema *s = w->first; s; s = s->next) {
 		size_t i = n;
-		if (!s->nev)
+		if (!s->ev.head)
 			continue;
 		n++;
 		/* Read here, not kept per record: the batch's first record's. */
@@ -367,7 +380,7 @@ static int pw_flush(struct nvtxt_payload_writer *w)
 	for (size_t i = 0; i < n; i++)
 		if (pw_flush_one(w, order[i], i + 1 == n))
 			return -1;
-	w->group_ordinal = w->next_ordinal;
+	w->flush_ordinal = w->next_ordinal + PL_GROUP_EVENTS;
 	pw_shared_flushed(&w->sh);
 	return 0;
 }
@@ -398,8 +411,6 @@ static PW_INLINE unsigned char *pw_record(struct nvtxt_payload_writer *w, struct
 	unsigned char *p = s->rec_at;
 
 	s->rec_at = p + stride;
-	s->rec_room -= stride;
-	s->nev++;
 	w->sh.pending_bytes += stride;
 	return p;
 }
@@ -407,7 +418,7 @@ static PW_INLINE unsigned char *pw_record(struct nvtxt_payload_writer *w, struct
 /* Makes room for a record of s.  Returns 0, or -1 (ENOMEM). */
 static PW_INLINE int pw_room(struct nvtxt_payload_writer *w, struct pw_schema *s)
 {
-	return s->rec_room < PW_MAX_STRIDE ? pw_rec_block(w, s) : 0;
+	return s->rec_at > s->rec_last ? pw_rec_block(w, s) : 0;
 }
 
 /*
@@ -492,7 +503,7 @@ static int pw_flush_call(struct nvtxt_payload_writer *w)
 /* The end of a call that succeeded: flushes the group when it is full. */
 static PW_INLINE int pw_end(struct nvtxt_payload_writer *w)
 {
-	if (w->next_ordinal - w->group_ordinal >= PL_GROUP_EVENTS ||
+	if (w->next_ordinal >= w->flush_ordinal ||
 	    w->sh.pending_bytes >= PL_GROUP_BYTES)
 		return pw_flush_call(w);
 	return 0;
@@ -573,7 +584,7 @@ static PW_INLINE int pw_timed(struct nvtxt_payload_writer *w, enum pl_kind k,
 	if (k != PL_K_POP && (ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE)) &&
 	    (msg = pw_str_cached(&w->sh, &s->str, ev->message)) < 0)
 		return pw_timed_miss(w, k, ev);
-	if (s->rec_room < PW_MAX_STRIDE)
+	if (s->rec_at > s->rec_last)
 		return pw_timed_slow(w, k, ev);
 	pw_fill(w, s, k, ev, pw_narrow_off[k], pw_narrow_stride[k], (uint64_t)msg);
 	return pw_end(w);
