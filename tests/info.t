@@ -52,6 +52,18 @@ for m in a b a ab abcd abce abcd abcdefgh abcdefgi abcdefgh abcdefghX xbcdefghX 
 done
 "$NVTXTC" info "$T/msgs.nvtxt" | sed -n 's/^  distinct messages: //p' >"$T/n"
 is "$(cat "$T/n")" 12 "12 distinct messages among 17"
+# Around the words the table compares (bytes 0-8, 8-16, 16-24, the last 8; over 32 bytes the rest):
+# one byte changed in the middle of a message of 15, 23, 31, 33 and 47 bytes.
+: >"$T/msgs.nvtxt"
+for m in abcdefg_ijklmno abcdefg.ijklmno abcdefghijk_mnopqrstuvw abcdefghijk.mnopqrstuvw \
+	abcdefghijklmno_qrstuvwxyz01234 abcdefghijklmno.qrstuvwxyz01234 abcdefghijklmno_qrstuvwxyz01234 \
+	abcdefghijklmnopqrstuvwxy_0123456 abcdefghijklmnopqrstuvwxy.0123456 \
+	abcdefghijklmnopqrstuvwxyzABCDE_GHIJKLMNOPQRSTU abcdefghijklmnopqrstuvwxyzABCDE.GHIJKLMNOPQRSTU \
+	abcdefghijklmnopqrstuvwxyzABCDE_GHIJKLMNOPQRSTU; do
+	printf 'Marker, 1, Manual, 1, 2, , , "%s", \n' "$m" >>"$T/msgs.nvtxt"
+done
+"$NVTXTC" info "$T/msgs.nvtxt" | sed -n 's/^  distinct messages: //p' >"$T/n"
+is "$(cat "$T/n")" 10 "10 distinct messages among 12, each pair apart by one byte in its middle"
 # A file with errors: described by its valid events, exit 1.
 printf 'Marker, 1, Manual, 1, 2,,,,\nRangePop, 5, Manual, 1, 2\n' >"$T/bad.nvtxt"
 "$NVTXTC" info "$T/bad.nvtxt" >"$T/out" 2>"$T/err"

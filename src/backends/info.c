@@ -16,6 +16,14 @@ struct nvtxt_info *nvtxt_info_new(const struct nvtxt_tconv *tc)
 	struct nvtxt_info *info = xcalloc(1, sizeof *info);
 
 	info->tc = *tc;
+	for (int tb = 0; tb < NVTXT_TB_COUNT; tb++)
+		info->ns_identity[tb] = tc->rule[tb].kind == NVTXT_TCONV_IDENTITY;
+	info->top_floor = INFO_NO_FLOOR;
+	info->last_cat = -1;
+	info->msgs_cap = 64;
+	info->msgs_shift = 64 - 6;
+	info->msgs = xcalloc(info->msgs_cap, sizeof *info->msgs);
+	info->msg_text = xcalloc(info->msgs_cap, sizeof *info->msg_text);
 	return info;
 }
 
@@ -49,8 +57,9 @@ void nvtxt_info_free(struct nvtxt_info *info)
 	for (size_t i = 0; i < info->ntop; i++)
 		free(info->top[i].message);
 	for (size_t i = 0; i < info->msgs_cap; i++)
-		free(info->msgs[i].text);
+		free(info->msg_text[i]);
 	free(info->msgs);
+	free(info->msg_text);
 	free(info);
 }
 
@@ -79,17 +88,15 @@ static void named_set(struct named *x, struct nvtxt_str name)
 	x->name = xstrndup(name.ptr ? name.ptr : "", name.len);
 }
 
-static struct thread *thread_of(struct nvtxt_info *info, const struct nvtxt_event *ev)
+/* The thread of (pid, tid), added when new; the hints follow threads[] when it moves. */
+static __attribute__((noinline)) struct thread *thread_add(struct nvtxt_info *info, struct thread_hint *h,
+							  int64_t pid, int64_t tid)
 {
-	int64_t pid = (ev->present & NVTXT_BIT(NVTXT_ARG_PROCESS_ID)) ? ev->process_id : 0;
-	int64_t tid = (ev->present & NVTXT_BIT(NVTXT_ARG_THREAD_ID)) ? ev->thread_id : 0;
-	struct thread_hint *h = &info->hint[((uint64_t)pid * 0x9E3779B97F4A7C15u ^ (uint64_t)tid) & 63];
+	struct thread *old = info->threads;
 	int inserted;
-	uint32_t *slot;
+	uint32_t *slot = idmap_put(&info->thread_index, (uint64_t)pid, (uint64_t)tid, (uint32_t)info->nthreads,
+				   &inserted);
 
-	if (h->index_plus_1 && h->pid == pid && h->tid == tid)
-		return &info->threads[h->index_plus_1 - 1];
-	slot = idmap_put(&info->thread_index, (uint64_t)pid, (uint64_t)tid, (uint32_t)info->nthreads, &inserted);
 	if (inserted) {
 		xgrow((void **)&info->threads, &info->threads_cap, info->nthreads + 1, sizeof *info->threads);
 		info->threads[info->nthreads] = (struct thread){ .pid = pid, .tid = tid };
@@ -98,9 +105,30 @@ static struct thread *thread_of(struct nvtxt_info *info, const struct nvtxt_even
 			info->threads[info->nthreads].max[tb] = INT64_MIN;
 		}
 		info->nthreads++;
+		if (info->threads != old)
+			for (size_t i = 0; i < sizeof info->hint / sizeof *info->hint; i++)
+				if (info->hint[i].t)
+					info->hint[i].t = &info->threads[info->hint[i].index];
 	}
-	*h = (struct thread_hint){ pid, tid, *slot + 1 };
-	return &info->threads[*slot];
+	*h = (struct thread_hint){ pid, tid, &info->threads[*slot], *slot };
+	return h->t;
+}
+
+/* The hint of thread (pid, tid). */
+static inline struct thread_hint *hint_of(struct nvtxt_info *info, int64_t pid, int64_t tid)
+{
+	return &info->hint[((uint64_t)pid * 0x9E3779B1u ^ (uint64_t)tid) & 63];
+}
+
+/* ev's thread when its hint holds it (the ProcessId and ThreadId given, as every event has them), else NULL. */
+static inline struct thread *hinted_thread(struct nvtxt_info *info, const struct nvtxt_event *ev)
+{
+	const uint32_t both = NVTXT_BIT(NVTXT_ARG_PROCESS_ID) | NVTXT_BIT(NVTXT_ARG_THREAD_ID);
+	const struct thread_hint *h = hint_of(info, ev->process_id, ev->thread_id);
+
+	if ((ev->present & both) == both && h->pid == ev->process_id && h->tid == ev->thread_id)
+		return h->t;
+	return NULL;
 }
 
 /* t in nanoseconds, as nvtxt_tconv_apply (NVTXT_OK, or why not), without the call for an identity. */
@@ -113,14 +141,13 @@ static int to_ns(const struct nvtxt_info *info, enum nvtxt_timebase tb, int64_t 
 	return nvtxt_tconv_apply(&info->tc, tb, t, ns);
 }
 
-static void see_time(struct nvtxt_info *info, struct thread *t, enum nvtxt_timebase tb, int64_t v)
+/* A time v of time base tb on thread t: its first and last (branch-free: times come in any order). */
+static inline void see_time(struct thread *t, enum nvtxt_timebase tb, int64_t v)
 {
-	/* the time base's first and last are its threads' (nvtxt_info_json): only counted here */
-	info->tb[tb].events++;
-	if (v < t->min[tb])
-		t->min[tb] = v;
-	if (v > t->max[tb])
-		t->max[tb] = v;
+	int64_t lo = t->min[tb], hi = t->max[tb];
+
+	t->min[tb] = v < lo ? v : lo;
+	t->max[tb] = v > hi ? v : hi;
 }
 
 /* memcmp(a, b, n) == 0 by words, the last one overlapping (messages are short: a call to memcmp cost as much). */
@@ -156,70 +183,79 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
 }
 
 /* Twice the room in the table of distinct messages. */
-static __attribute__((noinline)) void grow_messages(struct nvtxt_info *info)
+static void grow_messages(struct nvtxt_info *info)
 {
 	struct msg *old = info->msgs;
-	size_t old_cap = info->msgs_cap, i;
+	char **old_text = info->msg_text;
+	size_t old_cap = info->msgs_cap, i, mask;
 
-	info->msgs_cap = old_cap ? 2 * old_cap : 64;
+	info->msgs_cap = 2 * old_cap;
+	info->msgs_shift--;
 	info->msgs = xcalloc(info->msgs_cap, sizeof *info->msgs);
+	info->msg_text = xcalloc(info->msgs_cap, sizeof *info->msg_text);
+	mask = info->msgs_cap - 1;
 	for (size_t j = 0; j < old_cap; j++) {
-		if (!old[j].text)
+		if (!old[j].len1)
 			continue;
-		for (i = old[j].hash & (info->msgs_cap - 1); info->msgs[i].text; i = (i + 1) & (info->msgs_cap - 1))
+		i = msg_hash((struct msg_key){ old[j].w0, old[j].w1, old[j].w2, old[j].w3 }, old_text[j],
+			     old[j].len1 - 1) >> info->msgs_shift;
+		for (; info->msgs[i].len1; i = (i + 1) & mask)
 			;
 		info->msgs[i] = old[j];
+		info->msg_text[i] = old_text[j];
 	}
 	free(old);
+	free(old_text);
 }
 
-/* The last 8 bytes of p[0..n) (all of them when fewer), as a number. */
-static inline uint64_t tail_of(const char *p, size_t n)
+/*
+ * The message p[0..n) among the distinct ones, from slot i on (returns
+ * 0): a slot holds it (its words and length, then for more than 32 bytes
+ * the bytes between the third and the last word), or the probe ends at an
+ * empty slot, where it is added.
+ */
+static __attribute__((noinline)) int find_message(struct nvtxt_info *info, size_t i, const char *p, size_t n)
 {
-	uint64_t t = 0;
+	struct msg_key k = msg_words(p, n);
+	size_t mask = info->msgs_cap - 1;
 
-	if (n >= 8)
-		memcpy(&t, p + n - 8, 8);
-	else if (n)
-		memcpy(&t, p, n);
-	return t;
-}
-
-/* The message of ev in the table of distinct messages (added when new); its text there. */
-static const char *find_message(struct nvtxt_info *info, const char *p, size_t n)
-{
-	uint64_t h;
-	size_t i, mask;
-
-	if (__builtin_expect(2 * (info->nmsgs + 1) > info->msgs_cap, 0))
+	for (;; i = (i + 1) & mask) {
+		const struct msg *m = &info->msgs[i];
+		if (m->w0 == k.w0 && m->w1 == k.w1 && m->w2 == k.w2 && m->w3 == k.w3 && m->len1 == n + 1 &&
+		    (n <= 32 || same_bytes(info->msg_text[i] + 24, p + 24, n - 32)))
+			return 0;
+		if (!m->len1)
+			break;
+	}
+	info->msgs[i] = (struct msg){ k.w0, k.w1, k.w2, k.w3, n + 1 };
+	info->msg_text[i] = xstrndup(p ? p : "", n);
+	if (2 * ++info->nmsgs > info->msgs_cap)
 		grow_messages(info);
-	h = hash_bytes(p, n);
-	mask = info->msgs_cap - 1;
-	for (i = h & mask; info->msgs[i].text; i = (i + 1) & mask)
-		if (info->msgs[i].hash == h && info->msgs[i].len == n && same_bytes(info->msgs[i].text, p, n))
-			return info->msgs[i].text;
-	info->msgs[i] = (struct msg){ h, xstrndup(p ? p : "", n), n };
-	info->nmsgs++;
-	return info->msgs[i].text;
+	return 0;
 }
 
-static inline void see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
+/*
+ * Counts ev's message among the distinct ones (returns 0).  Most are met
+ * again, and found in their first slot: of up to 32 bytes, by their
+ * words and length alone; every other case is find_message's.
+ */
+static inline int see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
 {
 	const char *p = ev->message.ptr;
-	size_t n = ev->message.len;
-	uint64_t tail;
-	struct msg_hint *hint;
+	size_t n = ev->message.len, i;
+	const struct msg *m;
+	struct msg_key k;
 
 	if (!(ev->present & NVTXT_BIT(NVTXT_ARG_MESSAGE))) {
 		info->no_message++;
-		return;
+		return 0;
 	}
-	tail = tail_of(p, n);
-	hint = &info->msg_hint[((tail ^ n) * 0x9E3779B97F4A7C15u) >> 54];
-	/* a short message is all in its tail; a longer one is compared whole */
-	if (hint->text && hint->len == n && hint->tail == tail && (n <= 8 || same_bytes(hint->text, p, n)))
-		return;
-	*hint = (struct msg_hint){ find_message(info, p, n), n, tail };
+	k = msg_words(p, n);
+	i = msg_hash(k, p, n) >> info->msgs_shift;
+	m = &info->msgs[i];
+	if (m->w0 == k.w0 && m->w1 == k.w1 && m->w2 == k.w2 && m->w3 == k.w3 && m->len1 == n + 1 && n <= 32)
+		return 0;
+	return find_message(info, i, p, n);
 }
 
 static char *message_copy(const struct nvtxt_event *ev)
@@ -245,27 +281,16 @@ static __attribute__((noinline)) void top_insert(struct nvtxt_info *info, size_t
 	r.message = message_copy(ev);
 	info->top[pos] = r;
 	info->ntop++;
+	if (info->ntop == NVTXT_INFO_TOP && info->top[NVTXT_INFO_TOP - 1].ns)
+		info->top_floor = info->top[NVTXT_INFO_TOP - 1].duration;
 }
 
-/*
- * A range from time a to time b, both of ev's time base: one of the
- * longest?  (Most are not: one comparison with the shortest kept.)
- */
-static inline void see_range(struct nvtxt_info *info, const struct nvtxt_event *ev, int64_t a, int64_t b,
-			     uint32_t end_line, bool start_end)
+/* A range of the given duration: its rank among the longest, and its place there when it has one. */
+static __attribute__((noinline)) void see_duration(struct nvtxt_info *info, const struct nvtxt_event *ev, bool ns,
+						   i128 duration, uint32_t end_line, bool start_end)
 {
-	int64_t na, nb;
-	bool ns;
-	i128 duration;
 	size_t pos;
 
-	if (to_ns(info, ev->timebase, a, &na) == 0 && to_ns(info, ev->timebase, b, &nb) == 0) {
-		ns = true;
-		duration = (i128)nb - na;
-	} else {
-		ns = false;
-		duration = (i128)b - a;
-	}
 	/* rank: nanoseconds before ticks, then the longer first, then the earlier line */
 	for (pos = info->ntop; pos > 0; pos--) {
 		const struct range *q = &info->top[pos - 1];
@@ -274,6 +299,31 @@ static inline void see_range(struct nvtxt_info *info, const struct nvtxt_event *
 	}
 	if (pos < NVTXT_INFO_TOP)
 		top_insert(info, pos, ev, ns, duration, end_line, start_end);
+}
+
+/*
+ * Whether a range of time base tb that lasts d ticks may be one of the
+ * longest: most are not, in nanoseconds already and no longer than the
+ * shortest kept (top_floor), and stop at this comparison.
+ */
+static inline bool may_rank(const struct nvtxt_info *info, enum nvtxt_timebase tb, i128 d)
+{
+	return !info->ns_identity[tb] || d > info->top_floor;
+}
+
+/* A range from time a to time b, both of ev's time base, that may_rank: one of the longest? */
+static __attribute__((noinline)) int see_range(struct nvtxt_info *info, const struct nvtxt_event *ev, int64_t a,
+					       int64_t b, uint32_t end_line, bool start_end)
+{
+	int64_t na, nb;
+
+	if (info->ns_identity[ev->timebase])
+		see_duration(info, ev, true, (i128)b - a, end_line, start_end);
+	else if (to_ns(info, ev->timebase, a, &na) == 0 && to_ns(info, ev->timebase, b, &nb) == 0)
+		see_duration(info, ev, true, (i128)nb - na, end_line, start_end);
+	else
+		see_duration(info, ev, false, (i128)b - a, end_line, start_end);
+	return 0;
 }
 
 /* The naming calls: few, kept off the path of the events. */
@@ -311,50 +361,97 @@ static __attribute__((noinline)) int info_naming(struct nvtxt_info *info, const 
 }
 
 /* A category ID seen on an event: registered once (the last one is remembered). */
-static __attribute__((noinline)) void see_category(struct nvtxt_info *info, uint32_t id)
+static void see_category(struct nvtxt_info *info, uint32_t id)
 {
 	named_get(&info->cats, &info->ncats, &info->cats_cap, &info->cat_index, id);
-	info->cat_seen = true;
 	info->last_cat = id;
 }
 
+/* A naming call, an event of no time base (counted, nothing more) or no command: off the path of the events. */
+static __attribute__((noinline)) int info_other(struct nvtxt_info *info, const struct nvtxt_event *ev)
+{
+	if ((unsigned)ev->command >= NVTXT_CMD_COUNT)
+		return 0;
+	info->by_command[ev->command]++;
+	info->total++;
+	return ev->command > NVTXT_CMD_RANGE_START_END ? info_naming(info, ev) : 0;
+}
+
+/* A RangeStartEnd that may be one of the longest: ranked, then its message. */
+static __attribute__((noinline)) int see_start_end(struct nvtxt_info *info, const struct nvtxt_event *ev)
+{
+	see_range(info, ev, ev->start, ev->end, ev->loc.line, true);
+	return see_message(info, ev);
+}
+
+/*
+ * An event of a known time base, on thread t, its category registered:
+ * counted.  Whatever is rare (a range among the longest, a new message)
+ * is a call made last, so that the common path needs no registers saved.
+ */
+static inline int count_event(struct nvtxt_info *info, const struct nvtxt_event *ev, struct thread *t)
+{
+	enum nvtxt_timebase tb = ev->timebase;
+
+	info->by_command[ev->command]++;
+	info->total++;
+	t->events++;
+	/* the time base's first and last are its threads' (nvtxt_info_json): only its times counted here */
+	if (ev->command == NVTXT_CMD_RANGE_POP) {
+		info->tb[tb].events++;
+		see_time(t, tb, ev->time);
+		t->depth -= t->depth != 0;
+		if (ev->push && may_rank(info, ev->push->timebase, (i128)ev->time - ev->push->time))
+			return see_range(info, ev->push, ev->push->time, ev->time, ev->loc.line, false);
+		return 0;
+	}
+	if (ev->command == NVTXT_CMD_RANGE_START_END) {
+		info->tb[tb].events += 2;
+		see_time(t, tb, ev->start);
+		see_time(t, tb, ev->end);
+		if (may_rank(info, tb, (i128)ev->end - ev->start))
+			return see_start_end(info, ev);
+	} else { /* RangePush, Marker */
+		info->tb[tb].events++;
+		see_time(t, tb, ev->time);
+		if (ev->command == NVTXT_CMD_RANGE_PUSH && ++t->depth > t->max_depth)
+			t->max_depth = t->depth;
+	}
+	return see_message(info, ev);
+}
+
+/*
+ * An event whose thread is not in its hint (or that lacks a ProcessId or
+ * ThreadId, which no checked event does), or whose category is not the
+ * last one registered: both made known, the thread added when new, then
+ * counted.
+ */
+static __attribute__((noinline)) int info_event_slow(struct nvtxt_info *info, const struct nvtxt_event *ev)
+{
+	int64_t pid = (ev->present & NVTXT_BIT(NVTXT_ARG_PROCESS_ID)) ? ev->process_id : 0;
+	int64_t tid = (ev->present & NVTXT_BIT(NVTXT_ARG_THREAD_ID)) ? ev->thread_id : 0;
+	struct thread *t = hinted_thread(info, ev);
+
+	if (!t)
+		t = thread_add(info, hint_of(info, pid, tid), pid, tid);
+	if ((ev->present & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID)) && info->last_cat != ev->category_id)
+		see_category(info, ev->category_id);
+	return count_event(info, ev, t);
+}
+
+/* The path of every event: its thread is most often in its hint, its category the last one met. */
 static int info_event(void *user, const struct nvtxt_event *ev)
 {
 	struct nvtxt_info *info = user;
 	struct thread *t;
 
-	if ((unsigned)ev->command >= NVTXT_CMD_COUNT)
-		return 0;
-	info->by_command[ev->command]++;
-	info->total++;
-	if (ev->command > NVTXT_CMD_RANGE_START_END)
-		return info_naming(info, ev);
-	if ((unsigned)ev->timebase >= NVTXT_TB_COUNT)
-		return 0;
-	t = thread_of(info, ev);
-	t->events++;
-	if ((ev->present & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID)) &&
-	    __builtin_expect(!(info->cat_seen && info->last_cat == ev->category_id), 0))
-		see_category(info, ev->category_id);
-	if (ev->command == NVTXT_CMD_RANGE_POP) {
-		see_time(info, t, ev->timebase, ev->time);
-		if (t->depth)
-			t->depth--;
-		if (ev->push)
-			see_range(info, ev->push, ev->push->time, ev->time, ev->loc.line, false);
-		return 0;
-	}
-	if (ev->command == NVTXT_CMD_RANGE_START_END) {
-		see_time(info, t, ev->timebase, ev->start);
-		see_time(info, t, ev->timebase, ev->end);
-		see_range(info, ev, ev->start, ev->end, ev->loc.line, true);
-	} else { /* RangePush, Marker */
-		see_time(info, t, ev->timebase, ev->time);
-		if (ev->command == NVTXT_CMD_RANGE_PUSH && ++t->depth > t->max_depth)
-			t->max_depth = t->depth;
-	}
-	see_message(info, ev);
-	return 0;
+	if ((unsigned)ev->command > NVTXT_CMD_RANGE_START_END || (unsigned)ev->timebase >= NVTXT_TB_COUNT)
+		return info_other(info, ev);
+	t = hinted_thread(info, ev);
+	if (__builtin_expect(!t, 0) || __builtin_expect((ev->present & NVTXT_BIT(NVTXT_ARG_CATEGORY_ID)) &&
+								info->last_cat != ev->category_id, 0))
+		return info_event_slow(info, ev);
+	return count_event(info, ev, t);
 }
 
 static int info_unclosed(void *user, const struct nvtxt_event *push)
