@@ -18,7 +18,6 @@ struct nvtxt_info *nvtxt_info_new(const struct nvtxt_tconv *tc)
 	info->tc = *tc;
 	for (int tb = 0; tb < NVTXT_TB_COUNT; tb++)
 		info->ns_identity[tb] = tc->rule[tb].kind == NVTXT_TCONV_IDENTITY;
-	info->top_floor = INFO_NO_FLOOR;
 	info->last_cat = -1;
 	info->msgs_cap = 64;
 	info->msgs_shift = 64 - 6;
@@ -117,7 +116,7 @@ static __attribute__((noinline)) struct thread *thread_add(struct nvtxt_info *in
 /* The hint of thread (pid, tid). */
 static inline struct thread_hint *hint_of(struct nvtxt_info *info, int64_t pid, int64_t tid)
 {
-	return &info->hint[((uint64_t)pid * 0x9E3779B1u ^ (uint64_t)tid) & 63];
+	return &info->hint[((uint64_t)pid * 9 + (uint64_t)tid) & 63];
 }
 
 /* ev's thread when its hint holds it (the ProcessId and ThreadId given, as every event has them), else NULL. */
@@ -125,9 +124,10 @@ static inline struct thread *hinted_thread(struct nvtxt_info *info, const struct
 {
 	const uint32_t both = NVTXT_BIT(NVTXT_ARG_PROCESS_ID) | NVTXT_BIT(NVTXT_ARG_THREAD_ID);
 	const struct thread_hint *h = hint_of(info, ev->process_id, ev->thread_id);
+	struct thread *t = h->t;
 
 	if ((ev->present & both) == both && h->pid == ev->process_id && h->tid == ev->thread_id)
-		return h->t;
+		return t;
 	return NULL;
 }
 
@@ -195,11 +195,11 @@ static void grow_messages(struct nvtxt_info *info)
 	info->msg_text = xcalloc(info->msgs_cap, sizeof *info->msg_text);
 	mask = info->msgs_cap - 1;
 	for (size_t j = 0; j < old_cap; j++) {
-		if (!old[j].len1)
+		if (!old[j].tag)
 			continue;
 		i = msg_hash((struct msg_key){ old[j].w0, old[j].w1, old[j].w2, old[j].w3 }, old_text[j],
-			     old[j].len1 - 1) >> info->msgs_shift;
-		for (; info->msgs[i].len1; i = (i + 1) & mask)
+			     msg_len(old[j].tag)) >> info->msgs_shift;
+		for (; info->msgs[i].tag; i = (i + 1) & mask)
 			;
 		info->msgs[i] = old[j];
 		info->msg_text[i] = old_text[j];
@@ -209,25 +209,26 @@ static void grow_messages(struct nvtxt_info *info)
 }
 
 /*
- * The message p[0..n) among the distinct ones, from slot i on (returns
- * 0): a slot holds it (its words and length, then for more than 32 bytes
- * the bytes between the third and the last word), or the probe ends at an
- * empty slot, where it is added.
+ * The message p[0..n) among the distinct ones (returns 0): from its slot
+ * on, a slot holds it (its words and length, then for more than 32 bytes
+ * its bytes 16 to n - 16), or the probe ends at an empty slot, where it
+ * is added.
  */
-static __attribute__((noinline)) int find_message(struct nvtxt_info *info, size_t i, const char *p, size_t n)
+static __attribute__((noinline)) int find_message(struct nvtxt_info *info, const char *p, size_t n)
 {
 	struct msg_key k = msg_words(p, n);
-	size_t mask = info->msgs_cap - 1;
+	size_t mask = info->msgs_cap - 1, i = msg_hash(k, p, n) >> info->msgs_shift;
+	uint64_t tag = msg_tag(n);
 
 	for (;; i = (i + 1) & mask) {
 		const struct msg *m = &info->msgs[i];
-		if (m->w0 == k.w0 && m->w1 == k.w1 && m->w2 == k.w2 && m->w3 == k.w3 && m->len1 == n + 1 &&
-		    (n <= 32 || same_bytes(info->msg_text[i] + 24, p + 24, n - 32)))
+		if (m->w0 == k.w0 && m->w1 == k.w1 && m->w2 == k.w2 && m->w3 == k.w3 && m->tag == tag &&
+		    (n <= 32 || same_bytes(info->msg_text[i] + 16, p + 16, n - 32)))
 			return 0;
-		if (!m->len1)
+		if (!m->tag)
 			break;
 	}
-	info->msgs[i] = (struct msg){ k.w0, k.w1, k.w2, k.w3, n + 1 };
+	info->msgs[i] = (struct msg){ k.w0, k.w1, k.w2, k.w3, tag };
 	info->msg_text[i] = xstrndup(p ? p : "", n);
 	if (2 * ++info->nmsgs > info->msgs_cap)
 		grow_messages(info);
@@ -236,13 +237,13 @@ static __attribute__((noinline)) int find_message(struct nvtxt_info *info, size_
 
 /*
  * Counts ev's message among the distinct ones (returns 0).  Most are met
- * again, and found in their first slot: of up to 32 bytes, by their
- * words and length alone; every other case is find_message's.
+ * again, of up to 32 bytes, and found in their first slot by their words
+ * and length alone; every other case is find_message's.
  */
-static inline int see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
+static __attribute__((noinline)) int see_message(struct nvtxt_info *info, const struct nvtxt_event *ev)
 {
 	const char *p = ev->message.ptr;
-	size_t n = ev->message.len, i;
+	size_t n = ev->message.len;
 	const struct msg *m;
 	struct msg_key k;
 
@@ -250,12 +251,13 @@ static inline int see_message(struct nvtxt_info *info, const struct nvtxt_event 
 		info->no_message++;
 		return 0;
 	}
+	if (n > 32)
+		return find_message(info, p, n);
 	k = msg_words(p, n);
-	i = msg_hash(k, p, n) >> info->msgs_shift;
-	m = &info->msgs[i];
-	if (m->w0 == k.w0 && m->w1 == k.w1 && m->w2 == k.w2 && m->w3 == k.w3 && m->len1 == n + 1 && n <= 32)
+	m = &info->msgs[msg_hash(k, p, n) >> info->msgs_shift];
+	if (m->w0 == k.w0 && m->w1 == k.w1 && m->w2 == k.w2 && m->w3 == k.w3 && m->tag == ~(uint64_t)n)
 		return 0;
-	return find_message(info, i, p, n);
+	return find_message(info, p, n);
 }
 
 static char *message_copy(const struct nvtxt_event *ev)
@@ -281,8 +283,12 @@ static __attribute__((noinline)) void top_insert(struct nvtxt_info *info, size_t
 	r.message = message_copy(ev);
 	info->top[pos] = r;
 	info->ntop++;
-	if (info->ntop == NVTXT_INFO_TOP && info->top[NVTXT_INFO_TOP - 1].ns)
-		info->top_floor = info->top[NVTXT_INFO_TOP - 1].duration;
+	/* the shortest kept, when the ten are full, in nanoseconds and not negative: see may_rank */
+	if (info->ntop == NVTXT_INFO_TOP && info->top[NVTXT_INFO_TOP - 1].ns &&
+	    info->top[NVTXT_INFO_TOP - 1].duration >= 0) {
+		info->top_floor = (uint64_t)info->top[NVTXT_INFO_TOP - 1].duration;
+		memcpy(info->rank_fast, info->ns_identity, sizeof info->rank_fast);
+	}
 }
 
 /* A range of the given duration: its rank among the longest, and its place there when it has one. */
@@ -302,13 +308,18 @@ static __attribute__((noinline)) void see_duration(struct nvtxt_info *info, cons
 }
 
 /*
- * Whether a range of time base tb that lasts d ticks may be one of the
- * longest: most are not, in nanoseconds already and no longer than the
- * shortest kept (top_floor), and stop at this comparison.
+ * Whether a range of time base tb from time a to time b may be one of the
+ * longest.  Most are not: in nanoseconds already, no longer than the
+ * shortest kept, and they stop at this comparison.  That one is rank_fast
+ * only when it is 0 or more, which a range ending before it starts is
+ * not longer than, and which a range ending after it starts is compared
+ * with in 64 bits without a sign (b - a < 2^64).
  */
-static inline bool may_rank(const struct nvtxt_info *info, enum nvtxt_timebase tb, i128 d)
+static inline bool may_rank(const struct nvtxt_info *info, enum nvtxt_timebase tb, int64_t a, int64_t b)
 {
-	return !info->ns_identity[tb] || d > info->top_floor;
+	if (!info->rank_fast[tb])
+		return true;
+	return b >= a && (uint64_t)b - (uint64_t)a > info->top_floor;
 }
 
 /* A range from time a to time b, both of ev's time base, that may_rank: one of the longest? */
@@ -373,7 +384,6 @@ static __attribute__((noinline)) int info_other(struct nvtxt_info *info, const s
 	if ((unsigned)ev->command >= NVTXT_CMD_COUNT)
 		return 0;
 	info->by_command[ev->command]++;
-	info->total++;
 	return ev->command > NVTXT_CMD_RANGE_START_END ? info_naming(info, ev) : 0;
 }
 
@@ -389,30 +399,25 @@ static __attribute__((noinline)) int see_start_end(struct nvtxt_info *info, cons
  * counted.  Whatever is rare (a range among the longest, a new message)
  * is a call made last, so that the common path needs no registers saved.
  */
-static inline int count_event(struct nvtxt_info *info, const struct nvtxt_event *ev, struct thread *t)
+static inline __attribute__((always_inline)) int count_event(struct nvtxt_info *info, const struct nvtxt_event *ev,
+							     struct thread *t)
 {
 	enum nvtxt_timebase tb = ev->timebase;
 
-	info->by_command[ev->command]++;
-	info->total++;
-	t->events++;
-	/* the time base's first and last are its threads' (nvtxt_info_json): only its times counted here */
+	t->counts[ev->command][tb]++;
 	if (ev->command == NVTXT_CMD_RANGE_POP) {
-		info->tb[tb].events++;
 		see_time(t, tb, ev->time);
 		t->depth -= t->depth != 0;
-		if (ev->push && may_rank(info, ev->push->timebase, (i128)ev->time - ev->push->time))
+		if (ev->push && may_rank(info, ev->push->timebase, ev->push->time, ev->time))
 			return see_range(info, ev->push, ev->push->time, ev->time, ev->loc.line, false);
 		return 0;
 	}
 	if (ev->command == NVTXT_CMD_RANGE_START_END) {
-		info->tb[tb].events += 2;
 		see_time(t, tb, ev->start);
 		see_time(t, tb, ev->end);
-		if (may_rank(info, tb, (i128)ev->end - ev->start))
+		if (may_rank(info, tb, ev->start, ev->end))
 			return see_start_end(info, ev);
 	} else { /* RangePush, Marker */
-		info->tb[tb].events++;
 		see_time(t, tb, ev->time);
 		if (ev->command == NVTXT_CMD_RANGE_PUSH && ++t->depth > t->max_depth)
 			t->max_depth = t->depth;

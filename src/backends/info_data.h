@@ -14,15 +14,30 @@
 
 typedef __int128 i128;
 
-/* top_floor while the longest ranges have room or end in ticks: below any duration (two int64 apart) */
-#define INFO_NO_FLOOR (-((i128)1 << 100))
+/* The commands with times (Marker, RangePush, RangePop, RangeStartEnd): the first ones of enum nvtxt_command. */
+#define INFO_TIMED (NVTXT_CMD_RANGE_START_END + 1)
 
 struct thread {
 	int64_t pid, tid;
-	uint64_t events;
 	int64_t min[NVTXT_TB_COUNT], max[NVTXT_TB_COUNT];
 	uint32_t depth, max_depth;
+	/*
+	 * Its events by command and time base: one count on each event's
+	 * path, which the report adds up (thread_events, info_by_command,
+	 * info_tb_times).
+	 */
+	uint64_t counts[INFO_TIMED][NVTXT_TB_COUNT];
 };
+
+static inline uint64_t thread_events(const struct thread *t)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < INFO_TIMED; c++)
+		for (int tb = 0; tb < NVTXT_TB_COUNT; tb++)
+			n += t->counts[c][tb];
+	return n;
+}
 
 /*
  * Whether t has a time of time base tb: then its min or its max moved
@@ -34,10 +49,11 @@ static inline bool thread_saw(const struct thread *t, int tb)
 }
 
 /*
- * A message's bytes 0-8, 8-16, 16-24 and last 8 as numbers (a word that
- * would run past the end is the last 8 bytes instead; below 8 bytes, w0
- * holds the bytes, packed as hash_bytes packs them): with the length,
- * they tell apart any two messages of up to 32 bytes, most of them.
+ * A message's first 16 bytes and last 16 bytes as four numbers (below 16
+ * bytes: its first and last 8, the last standing for the middle two too;
+ * below 8, w0 holds the bytes, packed as hash_bytes packs them).  With
+ * the length they tell apart any two messages of up to 32 bytes, most of
+ * them; of a longer one, they leave out bytes 16 to n - 16.
  */
 struct msg_key {
 	uint64_t w0, w1, w2, w3;
@@ -48,11 +64,15 @@ static inline struct msg_key msg_words(const char *p, size_t n)
 	struct msg_key k = { 0, 0, 0, 0 };
 	uint32_t a, b;
 
-	if (n >= 8) {
+	if (n >= 16) {
 		memcpy(&k.w0, p, 8);
-		memcpy(&k.w1, p + (n >= 16 ? 8 : n - 8), 8);
-		memcpy(&k.w2, p + (n >= 24 ? 16 : n - 8), 8);
+		memcpy(&k.w1, p + 8, 8);
+		memcpy(&k.w2, p + n - 16, 8);
 		memcpy(&k.w3, p + n - 8, 8);
+	} else if (n >= 8) {
+		memcpy(&k.w0, p, 8);
+		memcpy(&k.w3, p + n - 8, 8);
+		k.w1 = k.w2 = k.w3;
 	} else if (n >= 4) {
 		memcpy(&a, p, 4);
 		memcpy(&b, p + n - 4, 4);
@@ -71,21 +91,36 @@ static inline uint64_t msg_rotl(uint64_t x, unsigned r)
 
 /*
  * The hash of the message p[0..n) whose words are k: every byte counts.
- * Three words are folded by rotations (x ^ rotl(x, 21) ^ rotl(x, 42) is
- * one to one, so a message of 8 bytes, whose words are one, keeps all its
- * bits), the last word and, over 32 bytes, the bytes between the third
- * and the last word multiplied in word by word; the last multiplication
- * spreads every bit into the top bits, which are the slot.
+ * The words are added up, each times its own odd number (three lea
+ * instructions: a change in one word changes the sum, and a word that
+ * stands for three is not lost), with the bytes a message over 32 bytes
+ * has between them multiplied in word by word; one multiplication then
+ * spreads every bit of the sum into the top bits, which are the slot.
  */
 static inline uint64_t msg_hash(struct msg_key k, const char *p, size_t n)
 {
-	uint64_t h = (k.w0 ^ msg_rotl(k.w1, 21) ^ msg_rotl(k.w2, 42) ^ n) * 0xFF51AFD7ED558CCDu, x;
+	uint64_t h = k.w0 + 3 * k.w1 + 5 * k.w2 + 9 * k.w3 + n, x;
 
-	for (size_t i = 24; i + 8 < n; i += 8) {
+	for (size_t i = 16; i + 16 < n; i += 8) {
 		memcpy(&x, p + i, 8);
 		h = (msg_rotl(h, 31) ^ x) * 0xFF51AFD7ED558CCDu;
 	}
-	return (msg_rotl(h, 31) ^ k.w3) * 0x9E3779B97F4A7C15u;
+	return h * 0x9E3779B97F4A7C15u;
+}
+
+/*
+ * A slot's tag: 0 when it is empty, else its message's length n, as ~n
+ * when the words tell the message whole (n <= 32), so that comparing the
+ * tag with ~n also says that nothing is left to compare.
+ */
+static inline uint64_t msg_tag(size_t n)
+{
+	return n <= 32 ? ~(uint64_t)n : (uint64_t)n;
+}
+
+static inline size_t msg_len(uint64_t tag)
+{
+	return (size_t)(tag >> 63 ? ~tag : tag);
 }
 
 struct range {
@@ -108,11 +143,8 @@ struct named {
 
 struct nvtxt_info {
 	struct nvtxt_tconv tc;
+	/* the naming calls, and events of no time base; the threads count the others (info_by_command) */
 	uint64_t by_command[NVTXT_CMD_COUNT];
-	uint64_t total;
-	struct {
-		uint64_t events;    /* times seen; the first and last are the threads' */
-	} tb[NVTXT_TB_COUNT];
 
 	struct thread *threads;
 	size_t nthreads, threads_cap;
@@ -134,14 +166,14 @@ struct nvtxt_info {
 
 	/*
 	 * Distinct messages: open addressing on msg_hash, linear probing, at
-	 * most half full.  A slot keeps its message's length and msg_words, so
-	 * that a message met again (most are) is found in its first slot by
-	 * five comparisons, and only one longer than 32 bytes is compared
-	 * beyond them, in the bytes those words leave out.
+	 * most half full.  A slot keeps its message's msg_words and tag, so
+	 * that a message of up to 32 bytes met again (most are) is found in
+	 * its first slot by five comparisons; only one longer is compared
+	 * beyond them, in the bytes those words leave out (find_message).
 	 */
 	struct msg {
 		uint64_t w0, w1, w2, w3; /* msg_words */
-		uint64_t len1;          /* length + 1; 0: an empty slot */
+		uint64_t tag;           /* msg_tag of the length; 0: an empty slot */
 	} *msgs;
 	char **msg_text;            /* each slot's copy of its message, NUL-terminated */
 	size_t msgs_cap, nmsgs;
@@ -153,8 +185,9 @@ struct nvtxt_info {
 	 * 100 MB): recently seen threads by (pid, tid), direct-mapped, so that
 	 * most events skip the index (a thread's address, reset when threads[]
 	 * moves); the last category ID registered; which time bases are
-	 * nanoseconds already, and the shortest of the longest ranges when it
-	 * is in nanoseconds (see_range: most ranges are no longer than it).
+	 * nanoseconds already, and the shortest of the longest ranges once it
+	 * is in nanoseconds and not negative (may_rank: most ranges are no
+	 * longer than it).
 	 */
 	struct thread_hint {
 		int64_t pid, tid;
@@ -163,7 +196,40 @@ struct nvtxt_info {
 	} hint[64];
 	int64_t last_cat;           /* -1: none yet */
 	bool ns_identity[NVTXT_TB_COUNT];
-	i128 top_floor;            /* top[NVTXT_INFO_TOP - 1]'s duration, or INFO_NO_FLOOR */
+	bool rank_fast[NVTXT_TB_COUNT]; /* ns_identity, once the ten are in nanoseconds and >= 0 */
+	uint64_t top_floor;         /* then top[NVTXT_INFO_TOP - 1]'s duration */
 };
+
+/* The events of command c. */
+static inline uint64_t info_by_command(const struct nvtxt_info *info, int c)
+{
+	uint64_t n = info->by_command[c];
+
+	for (size_t i = 0; c < INFO_TIMED && i < info->nthreads; i++)
+		for (int tb = 0; tb < NVTXT_TB_COUNT; tb++)
+			n += info->threads[i].counts[c][tb];
+	return n;
+}
+
+/* The events counted, of every command. */
+static inline uint64_t info_total(const struct nvtxt_info *info)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < NVTXT_CMD_COUNT; c++)
+		n += info_by_command(info, c);
+	return n;
+}
+
+/* The times of time base tb seen: one an event, two a RangeStartEnd (its first and last are the threads'). */
+static inline uint64_t info_tb_times(const struct nvtxt_info *info, int tb)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < info->nthreads; i++)
+		for (int c = 0; c < INFO_TIMED; c++)
+			n += info->threads[i].counts[c][tb] * (c == NVTXT_CMD_RANGE_START_END ? 2 : 1);
+	return n;
+}
 
 #endif

@@ -176,7 +176,7 @@ static struct val th_pid(struct rctx *c, const void *row) { ROW(struct thread); 
 static struct val th_pname(struct rctx *c, const void *row) { ROW(struct thread); return v_str(name_of(c->info->procs, &c->info->proc_index, r->pid, 0)); }
 static struct val th_tid(struct rctx *c, const void *row) { ROW(struct thread); return v_int(r->tid); }
 static struct val th_tname(struct rctx *c, const void *row) { ROW(struct thread); return v_str(name_of(c->info->tnames, &c->info->tname_index, r->pid, r->tid)); }
-static struct val th_events(struct rctx *c, const void *row) { ROW(struct thread); return v_int((int64_t)r->events); }
+static struct val th_events(struct rctx *c, const void *row) { ROW(struct thread); return v_int((int64_t)thread_events(r)); }
 static struct val th_depth(struct rctx *c, const void *row) { ROW(struct thread); return v_int(r->max_depth); }
 
 static struct val th_span_part(struct rctx *c, const struct thread *t, int kind, int part)
@@ -351,9 +351,9 @@ static struct rows time_base_rows(const struct nvtxt_info *info)
 	for (int tb = 0; tb < NVTXT_TB_COUNT; tb++) {
 		struct tb_row *r = &v[n];
 
-		if (!info->tb[tb].events)
+		if (!info_tb_times(info, tb))
 			continue;
-		*r = (struct tb_row){ .tb = tb, .times = info->tb[tb].events, .first = INT64_MAX, .last = INT64_MIN };
+		*r = (struct tb_row){ .tb = tb, .times = info_tb_times(info, tb), .first = INT64_MAX, .last = INT64_MIN };
 		/* the time base's first and last are its threads' */
 		for (size_t i = 0; i < info->nthreads; i++) {
 			const struct thread *th = &info->threads[i];
@@ -403,8 +403,8 @@ static struct rows command_rows(const struct nvtxt_info *info)
 	size_t n = 0;
 
 	for (int c = 0; c < NVTXT_CMD_COUNT; c++)
-		if (info->by_command[c])
-			v[n++] = (struct cmd_row){ nvtxt_command_name((enum nvtxt_command)c), info->by_command[c] };
+		if (info_by_command(info, c))
+			v[n++] = (struct cmd_row){ nvtxt_command_name((enum nvtxt_command)c), info_by_command(info, c) };
 	return (struct rows){ v, n, sizeof *v, v };
 }
 
@@ -501,9 +501,9 @@ json_t *nvtxt_info_json(const struct nvtxt_info *info, const char *file)
 	json_t *o = must(json_object()), *by = must(json_object());
 
 	put(o, "files", files_json(info, file));
-	put(o, "events", json_integer((json_int_t)info->total));
+	put(o, "events", json_integer((json_int_t)info_total(info)));
 	for (int k = 0; k < NVTXT_CMD_COUNT; k++)
-		put(by, nvtxt_command_name((enum nvtxt_command)k), json_integer((json_int_t)info->by_command[k]));
+		put(by, nvtxt_command_name((enum nvtxt_command)k), json_integer((json_int_t)info_by_command(info, k)));
 	put(o, "events_by_command", by);
 	put(o, "time_bases", section_json(&c, &TIME_BASES));
 	put(o, "threads", section_json(&c, &THREADS));
@@ -631,8 +631,8 @@ int nvtxt_info_print(const struct nvtxt_info *info, const char *file, FILE *out)
 
 	errno = 0;
 	print_files(info, file, out);
-	fprintf(out, "  events: %" PRIu64 "\n", info->total);
-	if (info->total) /* the commands that have events */
+	fprintf(out, "  events: %" PRIu64 "\n", info_total(info));
+	if (info_total(info)) /* the commands that have events */
 		section_print(&c, &COMMANDS, out);
 	fprintf(out, "\n  time bases:\n");
 	section_print(&c, &TIME_BASES, out);
