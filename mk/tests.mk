@@ -15,6 +15,13 @@ $(B)/tests/unit/argtable.t: tests/unit/argtable.c tests/unit/tap.h $(LSP_OBJS) $
 	@mkdir -p $(B)/tests/unit
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LSP_OBJS) $(B)/libnvtxt-internal.a $(LDLIBS)
 
+# emit_nvtxt_words: the same test of the normal form printer built without
+# GCC's vectors (EMIT_NO_VECTORS), the portable way other compilers take
+UNIT_TESTS += $(B)/tests/unit/emit_nvtxt_words.t
+$(B)/tests/unit/emit_nvtxt_words.t: tests/unit/emit_nvtxt.c tests/unit/tap.h src/backends/emit_nvtxt.c $(B)/libnvtxt-internal.a
+	@mkdir -p $(B)/tests/unit
+	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit -DEMIT_NO_VECTORS $(CFLAGS) $(LDFLAGS) -o $@ tests/unit/emit_nvtxt.c src/backends/emit_nvtxt.c $(B)/libnvtxt-internal.a $(LDLIBS)
+
 # payload: begin (the NVTX injection library that `make check` replays into)
 $(RECORDER): tests/inject/recorder.c
 	@mkdir -p $(B)/tests/inject

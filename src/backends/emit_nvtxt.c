@@ -55,6 +55,8 @@ struct memo {
  */
 enum { RUN_SLOTS_LOG2 = 6, RUN_SLOTS = 1 << RUN_SLOTS_LOG2, RUN_TEXT = 96, RUN_HEAD = 48 };
 #define RUN_OPTIONALS (1u << 15)
+#define RUN_ARGS (NVTXT_BIT(NVTXT_ARG_TIMEBASE) | NVTXT_BIT(NVTXT_ARG_PROCESS_ID) | NVTXT_BIT(NVTXT_ARG_THREAD_ID))
+#define RUN_OPTIONAL_ARGS (NVTXT_BIT(NVTXT_ARG_CATEGORY_ID) | NVTXT_BIT(NVTXT_ARG_COLOR))
 #define RUN_EMPTY UINT32_MAX
 struct run {
 	int64_t process_id, thread_id;
@@ -80,6 +82,8 @@ struct printer {
 		unsigned char args[NVTXT_ARG_COUNT];
 		bool event_shape, start_end, optionals;
 		uint32_t bound;        /* LINE_BOUND(nargs) */
+		/* The key of a run (put_run): the present bits in run_mask, then run_flag. */
+		uint32_t run_mask, run_flag;
 	} cmd[NVTXT_CMD_COUNT];
 	struct {
 		char text[24];         /* the TimeBase's name as a quoted string: "Qpc" */
@@ -158,6 +162,8 @@ static void printer_init(struct printer *pr)
 			c->args[j] = (unsigned char)args[j];
 		c->event_shape = event_shape(args, n, &c->start_end, &c->optionals);
 		c->bound = (uint32_t)LINE_BOUND(n);
+		c->run_mask = c->optionals ? RUN_ARGS | RUN_OPTIONAL_ARGS : RUN_ARGS;
+		c->run_flag = c->optionals ? RUN_OPTIONALS : 0;
 	}
 	for (int i = 0; i < NVTXT_TB_COUNT; i++) {
 		const char *name = nvtxt_timebase_name((enum nvtxt_timebase)i);
@@ -231,46 +237,98 @@ static char *put_string_any(char *p, struct nvtxt_str s)
 #define QUOTE_BITS(w) ((((w) ^ QUOTES_1) - LOW_1) & ~((w) ^ QUOTES_1))
 
 /*
+ * Copies the first and the last 16 bytes of the n (16 to 32) at s to d
+ * and returns non-zero when one of them is '"'.  With GCC's vectors (SSE2
+ * on x86-64, NEON on arm64): two loads, two stores, two compares; else
+ * (or with EMIT_NO_VECTORS, which tests/unit/emit_nvtxt_words.t builds)
+ * four words of QUOTE_BITS.
+ */
+static inline uint64_t copy_16_16(char *d, const char *s, size_t n)
+{
+#if defined(__GNUC__) && !defined(EMIT_NO_VECTORS)
+	typedef unsigned char bytes16 __attribute__((vector_size(16)));
+	bytes16 a, b, m;
+	uint64_t half[2];
+
+	memcpy(&a, s, 16);
+	memcpy(&b, s + n - 16, 16);
+	memcpy(d, &a, 16);
+	memcpy(d + n - 16, &b, 16);
+	m = (bytes16)((a == '"') | (b == '"'));
+	memcpy(half, &m, 16);
+	return half[0] | half[1];
+#else
+	uint64_t w[4];
+
+	memcpy(&w[0], s, 8);
+	memcpy(&w[1], s + 8, 8);
+	memcpy(&w[2], s + n - 16, 8);
+	memcpy(&w[3], s + n - 8, 8);
+	memcpy(d, &w[0], 8);
+	memcpy(d + 8, &w[1], 8);
+	memcpy(d + n - 16, &w[2], 8);
+	memcpy(d + n - 8, &w[3], 8);
+	return (QUOTE_BITS(w[0]) | QUOTE_BITS(w[1]) | QUOTE_BITS(w[2]) | QUOTE_BITS(w[3])) & HIGH_1;
+#endif
+}
+
+/*
  * Writes s quoted (2 + s.len bytes) and returns the end.  A string of 4 to
- * 32 bytes (most messages) is copied as four overlapping words, each read
- * and written inside s and its place (so nothing else is touched), and
- * the quote is chosen from the same words: no call to memchr and memcpy,
- * and no loop.
+ * 32 bytes (most messages) is copied as two overlapping blocks of 4, 8 or
+ * 16 bytes (the first and the last), each read and written inside s and
+ * its place, so nothing else is touched; the quote is chosen from the
+ * same blocks.  No call to memchr and memcpy, no loop.
  */
 static inline char *put_string(char *p, struct nvtxt_str s)
 {
-	uint64_t a, b, c, d;
-	size_t n = s.len, last, mid1, mid2;
+	size_t n = s.len;
+	uint64_t quotes;
 	char q;
 
 	if (n - 4 > 32 - 4) /* shorter than 4 or longer than 32 */
 		return put_string_any(p, s);
-	if (n < 8) {
-		uint32_t x, y;
+	if (n >= 16) {
+		quotes = copy_16_16(p + 1, s.ptr, n);
+	} else if (n >= 8) {
+		uint64_t a, b;
 
-		memcpy(&x, s.ptr, 4);
-		memcpy(&y, s.ptr + n - 4, 4);
-		memcpy(p + 1, &x, 4);
-		memcpy(p + 1 + n - 4, &y, 4);
-		a = QUOTE_BITS((uint64_t)x | (uint64_t)y << 32);
-	} else {
-		last = n - 8;
-		mid1 = last < 8 ? last : 8;
-		mid2 = last < 16 ? last : 16;
 		memcpy(&a, s.ptr, 8);
-		memcpy(&b, s.ptr + mid1, 8);
-		memcpy(&c, s.ptr + mid2, 8);
-		memcpy(&d, s.ptr + last, 8);
+		memcpy(&b, s.ptr + n - 8, 8);
 		memcpy(p + 1, &a, 8);
-		memcpy(p + 1 + mid1, &b, 8);
-		memcpy(p + 1 + mid2, &c, 8);
-		memcpy(p + 1 + last, &d, 8);
-		a = QUOTE_BITS(a) | QUOTE_BITS(b) | QUOTE_BITS(c) | QUOTE_BITS(d);
+		memcpy(p + 1 + n - 8, &b, 8);
+		quotes = (QUOTE_BITS(a) | QUOTE_BITS(b)) & HIGH_1;
+	} else {
+		uint32_t a, b;
+
+		memcpy(&a, s.ptr, 4);
+		memcpy(&b, s.ptr + n - 4, 4);
+		memcpy(p + 1, &a, 4);
+		memcpy(p + 1 + n - 4, &b, 4);
+		quotes = QUOTE_BITS((uint64_t)a | (uint64_t)b << 32) & HIGH_1;
 	}
-	q = a & HIGH_1 ? '\'' : '"';
+	q = quotes ? '\'' : '"';
 	p[0] = q;
 	p[n + 1] = q;
 	return p + n + 2;
+}
+
+/*
+ * Writes a time t like put_i64 (stores at most 21 bytes) and returns the
+ * end.  Most times are 9 to 16 digits (nanoseconds of a clock that
+ * started at boot, or at 1970): those are put_u64's two blocks, inlined
+ * (no call, one test of the length).  Any other time is put_i64's.
+ */
+EMIT_INLINE
+static inline char *put_time(char *p, int64_t t)
+{
+	uint64_t v = (uint64_t)t, hi;
+
+	if (v - 100000000 >= 10000000000000000 - 100000000)
+		return put_i64(p, t);
+	hi = v / 100000000;
+	p = put_below_1e8(p, (uint32_t)hi);
+	put_8_digits(p, (uint32_t)(v - 100000000 * hi));
+	return p + 8;
 }
 
 /*
@@ -286,11 +344,11 @@ static inline char *put_arg(char *p, struct printer *pr, const struct nvtxt_even
 	*p++ = ' ';
 	switch (arg) {
 	case NVTXT_ARG_TIME:
-		return put_i64(p, ev->time);
+		return put_time(p, ev->time);
 	case NVTXT_ARG_START:
-		return put_i64(p, ev->start);
+		return put_time(p, ev->start);
 	case NVTXT_ARG_END:
-		return put_i64(p, ev->end);
+		return put_time(p, ev->end);
 	case NVTXT_ARG_TIMEBASE:
 		memcpy(p, pr->tb[ev->timebase].text, sizeof pr->tb[ev->timebase].text);
 		return p + pr->tb[ev->timebase].len;
@@ -330,24 +388,6 @@ static char *format_generic(char *p, struct printer *pr, const struct nvtxt_even
 }
 
 /*
- * The key of ev's run in a line whose command has the optional arguments
- * or not.  The TimeBase is taken whole only when it is present and so in
- * range (line_bound); when absent, its field is not in the text.
- */
-static inline uint32_t run_shape(const struct nvtxt_event *ev, bool optionals)
-{
-	enum {
-		RUN_ARGS = NVTXT_BIT(NVTXT_ARG_TIMEBASE) | NVTXT_BIT(NVTXT_ARG_PROCESS_ID) |
-			   NVTXT_BIT(NVTXT_ARG_THREAD_ID),
-		RUN_OPTIONAL_ARGS = NVTXT_BIT(NVTXT_ARG_CATEGORY_ID) | NVTXT_BIT(NVTXT_ARG_COLOR),
-	};
-	uint32_t shape = optionals ? (ev->present & (RUN_ARGS | RUN_OPTIONAL_ARGS)) | RUN_OPTIONALS
-				   : ev->present & RUN_ARGS;
-
-	return shape | (uint32_t)ev->timebase << 16;
-}
-
-/*
  * Writes ev's run of this shape into r (the slot it hashes to, which it
  * takes over) and returns r.  The arguments are written into `tmp`,
  * which has room for what put_arg stores past the run's end (a memo's 24
@@ -376,14 +416,16 @@ static struct run *run_fill(struct run *r, struct printer *pr, uint32_t shape,
 
 /*
  * Writes ev's run (the arguments from TimeBase to ThreadId or Color) and
- * returns the end.  The slot is a multiplicative hash of the values that
+ * returns the end.  `shape` is the key's first part: the line's present
+ * bits of the run's arguments, RUN_OPTIONALS for the longer run, and the
+ * TimeBase << 16, which is taken whole only when it is present and so in
+ * range (line_bound); when absent, its field is not in the text.  The slot is a multiplicative hash of the values that
  * change from line to line (ProcessId and TimeBase seldom do), so that the
  * runs of a trace's threads, categories and colors seldom evict each
  * other; the key is compared without a branch per field.
  */
-static inline char *put_run(char *p, struct printer *pr, const struct nvtxt_event *ev, bool optionals)
+static inline char *put_run(char *p, struct printer *pr, const struct nvtxt_event *ev, uint32_t shape)
 {
-	uint32_t shape = run_shape(ev, optionals);
 	uint64_t cc = ev->category_id | (uint64_t)ev->color << 32;
 	uint64_t h = ((uint64_t)ev->thread_id ^ cc) * 0x9E3779B97F4A7C15u;
 	struct run *r = &pr->runs[h >> (64 - RUN_SLOTS_LOG2)];
@@ -406,18 +448,21 @@ static inline char *put_run(char *p, struct printer *pr, const struct nvtxt_even
 EMIT_INLINE
 static inline char *format_event(char *p, struct printer *pr, const struct nvtxt_event *ev)
 {
+	/* Read before the first store through p, which the compiler must assume may change them. */
 	const struct command_plan *c = &pr->cmd[ev->command];
+	bool start_end = c->start_end, optionals = c->optionals;
+	uint32_t shape = (ev->present & c->run_mask) | c->run_flag | (uint32_t)ev->timebase << 16;
 
 	memcpy(p, c->name, sizeof c->name);
 	p += c->name_len;
-	if (c->start_end) {
+	if (start_end) {
 		p = put_arg(p, pr, ev, NVTXT_ARG_START);
 		p = put_arg(p, pr, ev, NVTXT_ARG_END);
 	} else {
 		p = put_arg(p, pr, ev, NVTXT_ARG_TIME);
 	}
-	p = put_run(p, pr, ev, c->optionals);
-	if (c->optionals) {
+	p = put_run(p, pr, ev, shape);
+	if (optionals) {
 		p = put_arg(p, pr, ev, NVTXT_ARG_MESSAGE);
 		p = put_arg(p, pr, ev, NVTXT_ARG_PAYLOAD);
 	}
@@ -455,16 +500,33 @@ static char *format_line(char *p, struct printer *pr, const struct nvtxt_event *
 						: format_generic(p, pr, ev);
 }
 
-/* The writer's buffer: lines are stored here and handed to fwrite when it is full. */
-enum { EMIT_BUFFER = 64 * 1024 };
+/*
+ * The writer's buffer: lines are stored here and handed to fwrite when it
+ * is full.  A line whose strings are shorter than FAST_STRING is at most
+ * FAST_LINE bytes long: while that much is free, emit_event needs no
+ * bound of its own.
+ */
+enum {
+	EMIT_BUFFER = 64 * 1024,
+	FAST_STRING = 256,
+	FAST_LINE = LINE_BOUND(NVTXT_ARG_COUNT) + 2 * FAST_STRING,
+};
 
 struct nvtxt_emit_nvtxt {
 	FILE *out;
 	size_t n;                 /* bytes of buf in use */
+	size_t fast_below;        /* EMIT_BUFFER - FAST_LINE + 1; 0 after an error (set_error) */
 	int error;                /* the first write error (errno), then every call fails */
 	struct printer pr;
 	char buf[EMIT_BUFFER];
 };
+
+/* Remembers the first write error (errno): every later call fails, none by emit_event's fast path. */
+static void set_error(struct nvtxt_emit_nvtxt *w)
+{
+	w->error = errno;
+	w->fast_below = 0;
+}
 
 struct nvtxt_emit_nvtxt *nvtxt_emit_nvtxt_new(FILE *out)
 {
@@ -476,6 +538,7 @@ struct nvtxt_emit_nvtxt *nvtxt_emit_nvtxt_new(FILE *out)
 	}
 	w->out = out;
 	w->n = 0;
+	w->fast_below = EMIT_BUFFER - FAST_LINE + 1;
 	w->error = 0;
 	printer_init(&w->pr);
 	return w;
@@ -501,7 +564,7 @@ static int drain(struct nvtxt_emit_nvtxt *w)
 		return -1;
 	}
 	if (write_out(w->out, w->buf, w->n) != 0) {
-		w->error = errno;
+		set_error(w);
 		return -1;
 	}
 	w->n = 0;
@@ -537,19 +600,35 @@ static int write_line_slow(struct nvtxt_emit_nvtxt *w, const struct nvtxt_event 
 	}
 	rc = write_out(w->out, line, (size_t)(format_line(line, &w->pr, ev) - line));
 	if (rc != 0)
-		w->error = errno;
+		set_error(w);
 	free(line);
 	return rc;
 }
 
-static int emit_event(void *user, const struct nvtxt_event *ev)
+/* emit_event for a line that may not fit, or not be printable: with its own bound. */
+static int emit_bounded(struct nvtxt_emit_nvtxt *w, const struct nvtxt_event *ev)
 {
-	struct nvtxt_emit_nvtxt *w = user;
 	size_t bound = line_bound(&w->pr, ev);
-	char *p;
 
 	if (!bound || bound > sizeof w->buf - w->n || w->error)
 		return write_line_slow(w, ev, bound);
+	w->n = (size_t)(format_line(w->buf + w->n, &w->pr, ev) - w->buf);
+	return 0;
+}
+
+/*
+ * Most lines take the first way: command and TimeBase in range (the
+ * TimeBase even when absent, for one test less), strings shorter than
+ * FAST_STRING, FAST_LINE bytes free and no error.
+ */
+static int emit_event(void *user, const struct nvtxt_event *ev)
+{
+	struct nvtxt_emit_nvtxt *w = user;
+	char *p;
+
+	if ((unsigned)ev->command >= NVTXT_CMD_COUNT || (unsigned)ev->timebase >= NVTXT_TB_COUNT ||
+	    (ev->message.len | ev->name.len) >= FAST_STRING || w->n >= w->fast_below)
+		return emit_bounded(w, ev);
 	p = w->buf + w->n;
 	p = w->pr.cmd[ev->command].event_shape ? format_event(p, &w->pr, ev)
 					       : format_generic(p, &w->pr, ev);
@@ -564,7 +643,7 @@ int nvtxt_emit_nvtxt_flush(struct nvtxt_emit_nvtxt *w)
 	if (fflush(w->out) != 0 || ferror(w->out)) {
 		if (!errno)
 			errno = EIO;
-		w->error = errno;
+		set_error(w);
 		return -1;
 	}
 	return 0;

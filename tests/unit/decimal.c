@@ -4,7 +4,8 @@
  * snprintf: every edge (0, 9, 10, 99, 100, each power of ten and its
  * neighbours, the 32- and 64-bit extremes, both signs), then random values
  * of every number of digits; and that a writer stores nothing past the
- * bytes decimal.h says it may (20 for put_u64, 21 for put_i64).
+ * bytes decimal.h says it may (20 for put_u64, 21 for put_i64); and
+ * put_8_digits, their 8-digit blocks, for every value it takes.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -62,6 +63,26 @@ static void check(uint64_t v)
 		report("put_i64", want, got, end);
 }
 
+/* put_8_digits for every v < 10^8, against a counter of 8 decimal digits. */
+static int every_8_digits(void)
+{
+	char want[8] = "00000000", got[8];
+	uint64_t a, b;
+
+	for (uint32_t v = 0; v < 100000000; v++) {
+		put_8_digits(got, v);
+		memcpy(&a, got, 8);
+		memcpy(&b, want, 8);
+		if (a != b) {
+			printf("# put_8_digits(%" PRIu32 "): '%.8s', want '%.8s'\n", v, got, want);
+			return 0;
+		}
+		for (int i = 7; i >= 0 && ++want[i] > '9'; i--)
+			want[i] = '0';
+	}
+	return 1;
+}
+
 int main(void)
 {
 	uint64_t p = 1;
@@ -108,5 +129,6 @@ int main(void)
 	for (int i = 0; i < 200000; i++)
 		check(next() >> (next() % 64));
 	tap_ok(failures == 0, "random values (%ld) as snprintf writes them", checked - before);
+	tap_ok(every_8_digits(), "put_8_digits: every value below 10^8");
 	return tap_done();
 }
