@@ -664,26 +664,29 @@ struct nvtxt_backend nvtxt_emit_nvtxt_backend(struct nvtxt_emit_nvtxt *w)
 	return (struct nvtxt_backend){ .user = w, .event = emit_event, .finish = emit_finish };
 }
 
+/* The printer (9 KiB with its runs) and the line are on the heap, not on the caller's stack. */
 int nvtxt_emit_nvtxt_event(FILE *out, const struct nvtxt_event *ev)
 {
-	struct printer pr;
-	char local[1024], *line;
+	struct printer *pr = malloc(sizeof *pr);
+	char *line = NULL;
 	size_t bound;
-	int rc;
+	int rc = -1, err;
 
-	printer_init(&pr);
-	bound = line_bound(&pr, ev);
-	if (!bound) {
-		errno = EINVAL;
-		return -1;
-	}
-	line = bound <= sizeof local ? local : malloc(bound);
-	if (!line) {
+	if (!pr) {
 		errno = ENOMEM;
 		return -1;
 	}
-	rc = write_out(out, line, (size_t)(format_line(line, &pr, ev) - line));
-	if (line != local)
-		free(line);
+	printer_init(pr);
+	bound = line_bound(pr, ev);
+	if (!bound)
+		errno = EINVAL;
+	else if (!(line = malloc(bound)))
+		errno = ENOMEM;
+	else
+		rc = write_out(out, line, (size_t)(format_line(line, pr, ev) - line));
+	err = errno;
+	free(line);
+	free(pr);
+	errno = err;
 	return rc;
 }
