@@ -147,24 +147,43 @@ static char *put_hex(char *p, uint64_t v, int digits, bool upper)
 /* Room for a record's text but its strings: 11 entries of at most 18 + 25 bytes, and more. */
 #define DUMP_RECORD_ROOM 1024
 
-/* " Name=" (no blank for the first entry) of each entry of a schema, ready to copy. */
+/* How an entry's value is printed. */
+enum dump_op { OP_DECIMAL, OP_SIGNED, OP_COLOR, OP_STRING, OP_PRESENT };
+
+/*
+ * Each entry of a schema ready to print: " Name=" (no blank for the first
+ * entry), how its value is printed, where it is and its size (4 or 8).
+ * Made once a batch, so that each entry of a record costs a copy of its
+ * prefix, a load and a switch on one code, not a lookup of its role's
+ * place and size (pr_field) and a switch on its type, then its role.
+ */
 struct prefixes {
 	char text[PL_MAX_ENTRIES][24];
 	uint8_t len[PL_MAX_ENTRIES];
+	uint8_t op[PL_MAX_ENTRIES];
+	uint8_t size[PL_MAX_ENTRIES];
+	uint16_t off[PL_MAX_ENTRIES];
 };
 
 static void prefixes_of(const struct pr_schema *s, struct prefixes *px)
 {
 	for (size_t i = 0; i < s->l.n; i++) {
-		int n = snprintf(px->text[i], sizeof px->text[i], "%s%s=", i ? " " : "", s->l.e[i].name);
+		const struct pl_entry *e = &s->l.e[i];
+		int n = snprintf(px->text[i], sizeof px->text[i], "%s%s=", i ? " " : "", e->name);
+
 		px->len[i] = (uint8_t)(n > 0 && (size_t)n < sizeof px->text[i] ? n : 0);
+		px->op[i] = e->type == PL_T_INT64 ? OP_SIGNED : e->type == PL_T_COLOR_ARGB ? OP_COLOR
+			    : e->type == PL_T_CSTRING_UTF8 ? OP_STRING : e->role == PL_R_PRESENT ? OP_PRESENT
+			    : OP_DECIMAL;
+		px->size[i] = s->rsize[e->role];
+		px->off[i] = s->roff[e->role];
 	}
 }
 
 static void dump_record(struct obuf *o, const struct pr_batch *b, const struct prefixes *px,
 			uint64_t k, const unsigned char *rec)
 {
-	const struct pr_schema *s = b->s;
+	const size_t n = b->s->l.n;
 	char *p;
 
 	if (sizeof o->b - o->n < DUMP_RECORD_ROOM)
@@ -174,21 +193,20 @@ static void dump_record(struct obuf *o, const struct pr_batch *b, const struct p
 	p = put_u64(p + 3, k);
 	memcpy(p, "] ", 2);
 	p += 2;
-	for (size_t i = 0; i < s->l.n; i++) {
-		const struct pl_entry *e = &s->l.e[i];
-		uint64_t v = pr_field(s, rec, e->role);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = px->size[i] == 8 ? pl_get64(rec + px->off[i]) : pl_get32(rec + px->off[i]);
 		const char *str;
 
 		memcpy(p, px->text[i], sizeof px->text[i]);
 		p += px->len[i];
-		switch (e->type) {
-		case PL_T_INT64:
+		switch (px->op[i]) {
+		case OP_SIGNED:
 			p = put_i64(p, (int64_t)v);
 			break;
-		case PL_T_COLOR_ARGB:
+		case OP_COLOR:
 			p = put_hex(p, v, 8, true);
 			break;
-		case PL_T_CSTRING_UTF8:
+		case OP_STRING:
 			str = (const char *)b->flex + v;
 			*p++ = '@';
 			p = put_u64(p, v);
@@ -200,11 +218,11 @@ static void dump_record(struct obuf *o, const struct pr_batch *b, const struct p
 			p = o->b + o->n;
 			*p++ = '"';
 			break;
+		case OP_PRESENT:
+			p = put_hex(p, v, 1, false);
+			break;
 		default:
-			if (e->role == PL_R_PRESENT)
-				p = put_hex(p, v, 1, false);
-			else
-				p = put_u64(p, v);
+			p = put_u64(p, v);
 		}
 	}
 	*p++ = '\n';

@@ -515,9 +515,6 @@ static inline uint64_t pr_field(const struct pr_schema *s, const unsigned char *
 }
 /* What every call of schema s has (pr_event reads it): set once s is checked. */
 void pr_schema_calls(struct pr_schema *s);
-/* The call of a record. */
-struct nvtxt_event;
-void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev);
 /* A failure of pr_next, or of the back end, as the caller's message (copied
  * into err when errlen) and return value: NVTXT_PAYLOAD_EIO after a read
  * error, else NVTXT_PAYLOAD_EFORMAT. */

@@ -534,7 +534,8 @@ static void pr_timed_event(const struct pr_batch *b, const unsigned char *rec, s
 	ev->message = pr_str(b, msg);
 }
 
-void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev)
+/* The call of a record (pr_fill's, where it is inlined). */
+static void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev)
 {
 	const struct pr_schema *s = b->s;
 
