@@ -74,6 +74,9 @@ struct thread_text {
 
 struct nvtxt_trace_writer {
 	struct thread_text thread[THREAD_SLOTS]; /* by a hash of (pid, tid) */
+	/* timeconv_frac_text of each 0..999: its 4 bytes and how many count (a load, not three divisions) */
+	char frac_text[1000][4];
+	unsigned char frac_len[1000];
 	FILE *out;
 	char *buf;
 	size_t len;
@@ -278,13 +281,16 @@ static inline char *dec_i64(char *p, int64_t v)
 }
 
 /* timeconv_us_text's text of off (any int64) at p, without its NUL; stores at most 22 bytes. */
-static inline char *us_text(char *p, int64_t off)
+static inline char *us_text(const struct nvtxt_trace_writer *w, char *p, int64_t off)
 {
 	uint64_t mag = off < 0 ? 0 - (uint64_t)off : (uint64_t)off, us = mag / 1000;
+	unsigned frac = (unsigned)(mag - us * 1000);
 
 	*p = '-';
 	p += off < 0;
-	return timeconv_frac_text(dec_u64(p, us), (unsigned)(mag - us * 1000));
+	p = dec_u64(p, us);
+	memcpy(p, w->frac_text[frac], 4);
+	return p + w->frac_len[frac];
 }
 
 /* Fills slot t with the text of thread (pid, tid): at most 7 + 21 + 7 + 21 = 56 bytes stored. */
@@ -322,7 +328,7 @@ static inline char *time_text(struct nvtxt_trace_writer *w, char *p, int64_t ns,
 	}
 	if (!__builtin_sub_overflow(ns, w->origin_ns, &off)) {
 		*far = !(off > -EXACT_LIMIT && off < EXACT_LIMIT);
-		return us_text(p, off);
+		return us_text(w, p, off);
 	}
 	*far = true; /* beyond int64: 292 years from the origin */
 	return p + timeconv_us_text(p, (__int128)ns - w->origin_ns);
@@ -336,6 +342,8 @@ struct nvtxt_trace_writer *nvtxt_trace_writer_new(FILE *out)
 
 	w->out = out;
 	w->buf = xmalloc(BUF_SIZE);
+	for (unsigned f = 0; f < 1000; f++)
+		w->frac_len[f] = (unsigned char)(timeconv_frac_text(w->frac_text[f], f) - w->frac_text[f]);
 	return w;
 }
 
@@ -411,7 +419,7 @@ static inline char *tail_text(struct nvtxt_trace_writer *w, const struct nvtxt_t
 	if (ev->ph != 'M')
 		p = time_text(w, LIT(p, ",\"ts\":"), ev->ts_ns, &far);
 	if (ev->ph == 'X') {
-		p = us_text(LIT(p, ",\"dur\":"), ev->dur_ns);
+		p = us_text(w, LIT(p, ",\"dur\":"), ev->dur_ns);
 		/* the end far from the origin, or a duration with more digits than a double keeps */
 		end_far = ev->dur_ns >= EXACT_LIMIT ||
 			  !((__int128)ev->ts_ns + ev->dur_ns - w->origin_ns < EXACT_LIMIT);
