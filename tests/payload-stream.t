@@ -96,4 +96,19 @@ for f in "$T/t.payload" "$T"/bad*.payload "$T/big.payload"; do
 		ok $? "$cmd $(basename "$f"): -j 1 and -j 2 agree (exit $s1, $(grep -m 1 -o 'offset [0-9]*: [^[]*' "$T/one" | cut -c 1-60))"
 	done
 done
+# What comes before a late format error: the normal form of the calls read
+# before it, at least those of every flush group that ended before it, in
+# whole lines, a prefix of the good file's -- not what the writer's buffer
+# happened to hold (stop_emit, src/driver/main.c).
+"$NVTXTC" --emit=nvtxt "$T/t.payload" >"$T/good.out" 2>/dev/null
+"$NVTXTC" --emit=nvtxt "$T/bad2900000.payload" >"$T/bad.out" 2>/dev/null
+n=$(wc -c <"$T/bad.out")
+lines=$(wc -l <"$T/bad.out")
+grouped=$("$NVTXTC" dump "$T/bad2900000.payload" 2>/dev/null | awk '
+	/^batch at/ { if (ended) { done += cur; cur = 0; ended = 0 } if (/end of its flush group/) ended = 1 }
+	/^  \[/ { cur++ }
+	END { print done + 0 }')
+[ "$lines" -ge "$grouped" ] && [ "$grouped" -gt 4096 ] && [ "$(tail -c 1 "$T/bad.out" | od -An -c | tr -d ' ')" = '\n' ] &&
+	head -c "$n" "$T/good.out" | cmp -s - "$T/bad.out"
+ok $? "--emit=nvtxt of a payload with a late error: $lines lines, a prefix of the good file's, with the $grouped calls of the flush groups before the error"
 done_testing

@@ -80,10 +80,20 @@ static int start_payload(const struct options *opt, FILE *out, struct nvtxt_back
 	return 0;
 }
 
+/*
+ * After a compilation that ended early (a payload's read error, out of
+ * memory: the back end's finish was not called), the normal form of every
+ * call it received is written out, so that what precedes the error does
+ * not depend on where the writer's buffer happened to end; a write error
+ * stays on the stream for the caller's check.  A payload is never left in
+ * part (cmd_lint.c empties standard output; -o is not committed).
+ */
 static void stop_emit(void *state)
 {
 	struct emit_state *st = state;
 
+	if (st->nvtxt)
+		nvtxt_emit_nvtxt_flush(st->nvtxt);
 	nvtxt_payload_writer_free(st->payload);
 	nvtxt_emit_nvtxt_free(st->nvtxt);
 	free(st);
