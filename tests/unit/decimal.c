@@ -14,16 +14,6 @@
 #include "decimal.h"
 #include "tap.h"
 
-static uint64_t rng = 0x9E3779B97F4A7C15u;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 /* A writer's buffer: the bytes it may store, then guard bytes that must stay '#'. */
 enum { ROOM_U64 = 20, ROOM_I64 = 21, GUARD = 16 };
 
@@ -122,12 +112,12 @@ int main(void)
 		uint64_t lo = p, span = digits == 20 ? UINT64_MAX - p : 9 * p;
 
 		for (int i = 0; i < 20000; i++)
-			check(digits == 1 ? next() % 10 : lo + next() % span);
+			check(digits == 1 ? tap_rand() % 10 : lo + tap_rand() % span);
 		if (digits < 20)
 			p *= 10;
 	}
 	for (int i = 0; i < 200000; i++)
-		check(next() >> (next() % 64));
+		check(tap_rand() >> (tap_rand() % 64));
 	tap_ok(failures == 0, "random values (%ld) as snprintf writes them", checked - before);
 	tap_ok(every_8_digits(), "put_8_digits: every value below 10^8");
 	return tap_done();

@@ -60,42 +60,32 @@ static void ref_line(FILE *f, const struct nvtxt_event *ev)
 
 /* ---- random events ---- */
 
-static uint64_t rng = 0x9E3779B97F4A7C15u;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 /* An integer of a random number of digits, often at a power of ten. */
 static uint64_t any_u64(void)
 {
 	static const uint64_t edges[] = { 0, 1, 9, 10, 99, 100, UINT32_MAX, INT64_MAX,
 					  (uint64_t)INT64_MAX + 1, UINT64_MAX };
-	unsigned digits = (unsigned)(next() % 21);
+	unsigned digits = (unsigned)(tap_rand() % 21);
 	uint64_t p = 1;
 
-	switch (next() % 4) {
+	switch (tap_rand() % 4) {
 	case 0:
-		return edges[next() % (sizeof edges / sizeof edges[0])];
+		return edges[tap_rand() % (sizeof edges / sizeof edges[0])];
 	case 1:
 		for (unsigned i = 1; i < digits && i < 20; i++)
 			p *= 10;
-		return p - (next() % 2); /* 10^k or 10^k - 1 */
+		return p - (tap_rand() % 2); /* 10^k or 10^k - 1 */
 	default:
 		for (unsigned i = 0; i < digits && i < 19; i++)
 			p *= 10;
-		return next() % p;
+		return tap_rand() % p;
 	}
 }
 
 static int64_t any_i64(void)
 {
 	uint64_t v = any_u64();
-	return (int64_t)(next() % 3 ? v >> (next() % 2) : 0 - v);
+	return (int64_t)(tap_rand() % 3 ? v >> (tap_rand() % 2) : 0 - v);
 }
 
 static char big[3000];
@@ -111,13 +101,13 @@ static struct nvtxt_str any_sized_string(void)
 {
 	static char *ring[8];
 	static unsigned at;
-	size_t n = (size_t)(next() % 71);
+	size_t n = (size_t)(tap_rand() % 71);
 	char *s = malloc(n ? n : 1);
 
 	for (size_t i = 0; i < n; i++)
-		s[i] = (char)('a' + next() % 26);
-	if (n && next() % 3 == 0)
-		s[next() % n] = '"';
+		s[i] = (char)('a' + tap_rand() % 26);
+	if (n && tap_rand() % 3 == 0)
+		s[tap_rand() % n] = '"';
 	at = (at + 1) % 8;
 	free(ring[at]);
 	ring[at] = s;
@@ -130,13 +120,13 @@ static struct nvtxt_str any_string(void)
 		"", "a", "hello", "it's", "say \"hi\"", "both ' and \"?", "x,y", "UTF-8 \xc3\xa9\xe2\x82\xac",
 		"exactly 8", "sixteen bytes!!!", "#1 $HOME \\n",
 	};
-	if (next() % 40 == 0) {
-		size_t n = (size_t)(next() % sizeof big);
+	if (tap_rand() % 40 == 0) {
+		size_t n = (size_t)(tap_rand() % sizeof big);
 		return (struct nvtxt_str){ big, n };
 	}
-	if (next() % 2)
+	if (tap_rand() % 2)
 		return any_sized_string();
-	const char *s = pool[next() % (sizeof pool / sizeof pool[0])];
+	const char *s = pool[tap_rand() % (sizeof pool / sizeof pool[0])];
 	return (struct nvtxt_str){ s, strlen(s) };
 }
 
@@ -145,23 +135,23 @@ static struct nvtxt_event any_event(void)
 	struct nvtxt_event ev;
 
 	memset(&ev, 0, sizeof ev);
-	ev.command = (enum nvtxt_command)(next() % NVTXT_CMD_COUNT);
+	ev.command = (enum nvtxt_command)(tap_rand() % NVTXT_CMD_COUNT);
 	/* Mostly every argument given, sometimes any subset. */
-	ev.present = next() % 4 ? 0xFFFu & (uint32_t)~(next() & next()) : (uint32_t)next() & 0xFFFu;
+	ev.present = tap_rand() % 4 ? 0xFFFu & (uint32_t)~(tap_rand() & tap_rand()) : (uint32_t)tap_rand() & 0xFFFu;
 	ev.time = any_i64();
 	ev.start = any_i64();
 	ev.end = any_i64();
-	ev.timebase = (enum nvtxt_timebase)(next() % NVTXT_TB_COUNT);
+	ev.timebase = (enum nvtxt_timebase)(tap_rand() % NVTXT_TB_COUNT);
 	/*
 	 * IDs repeat, as in a trace, and change: the printer keeps the text
 	 * from TimeBase to Color of recent lines, so lines alike but for one
 	 * of those values (or its presence, or the command) are frequent.
 	 */
-	ev.process_id = next() % 3 ? 41237 : any_i64();
-	ev.thread_id = next() % 2 ? (int64_t)(next() % 4) : any_i64();
-	ev.category_id = next() % 2 ? (uint32_t)(next() % 3) : (uint32_t)any_u64();
+	ev.process_id = tap_rand() % 3 ? 41237 : any_i64();
+	ev.thread_id = tap_rand() % 2 ? (int64_t)(tap_rand() % 4) : any_i64();
+	ev.category_id = tap_rand() % 2 ? (uint32_t)(tap_rand() % 3) : (uint32_t)any_u64();
 	ev.parent_category_id = (uint32_t)any_u64();
-	ev.color = next() % 2 ? 0xFF0000FFu - (uint32_t)(next() % 2) : (uint32_t)next();
+	ev.color = tap_rand() % 2 ? 0xFF0000FFu - (uint32_t)(tap_rand() % 2) : (uint32_t)tap_rand();
 	ev.payload = any_i64();
 	ev.message = any_string();
 	ev.name = any_string();
@@ -207,7 +197,7 @@ static void compare(const char *what, int mode, size_t bufsize, int count, uint6
 	if (!w)
 		abort();
 	be = nvtxt_emit_nvtxt_backend(w);
-	rng = seed;
+	tap_rng = seed;
 	for (int i = 0; i < count && ok; i++) {
 		struct nvtxt_event ev = any_event();
 		ok = be.event(be.user, &ev) == 0;
@@ -294,7 +284,7 @@ int main(void)
 			struct nvtxt_backend be = nvtxt_emit_nvtxt_backend(w);
 			int failed = 0;
 
-			rng = 6;
+			tap_rng = 6;
 			for (int i = 0; i < 2000 && !failed; i++) {
 				struct nvtxt_event ev = any_event();
 				failed = be.event(be.user, &ev) != 0;

@@ -7,11 +7,27 @@
 #define TAP_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int tap_count, tap_failed;
+
+/*
+ * The unit tests' random values: xorshift64 (Marsaglia, "Xorshift RNGs",
+ * 2003), the same stream on every run; a test that wants a stream of its
+ * own sets tap_rng (never 0) first.
+ */
+static uint64_t tap_rng = 0x9E3779B97F4A7C15u;
+
+static inline uint64_t tap_rand(void)
+{
+	tap_rng ^= tap_rng << 13;
+	tap_rng ^= tap_rng >> 7;
+	tap_rng ^= tap_rng << 17;
+	return tap_rng;
+}
 
 static inline int tap_ok(int cond, const char *fmt, ...)
 {
