@@ -31,16 +31,6 @@
 #include "trace_string.h"
 #include "trace_writer.h"
 
-static uint64_t rng = 0x2545F4914F6CDD1Du;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 /* --- the scanners ---------------------------------------------------------- */
 
 static long scans, scan_failures;
@@ -76,7 +66,7 @@ static const unsigned char plain_edge[] = { ' ', '!', '#', '[', ']', '~', 0x7F }
 /* A plain byte, mostly letters, sometimes one next to a special one. */
 static unsigned char plain_byte(void)
 {
-	uint64_t r = next();
+	uint64_t r = tap_rand();
 
 	return (r & 7) == 0 ? plain_edge[(r >> 3) % sizeof plain_edge] : (unsigned char)('a' + (r >> 3) % 26);
 }
@@ -114,10 +104,10 @@ static void test_scanners(void)
 
 	scan_failures = 0;
 	for (int round = 0; round < 200000; round++) {
-		size_t n = next() % 80, align = next() % 16;
+		size_t n = tap_rand() % 80, align = tap_rand() % 16;
 		unsigned char *s = buf + align;
 		for (size_t i = 0; i < n; i++) {
-			uint64_t r = next();
+			uint64_t r = tap_rand();
 			s[i] = (r & 15) == 0 ? (unsigned char)(r >> 8) : plain_byte();
 		}
 		check_scan(s, n, trace_plain_bytes(s, n));
@@ -347,7 +337,7 @@ static void test_writer_long_strings(void)
 		if (!s || !t)
 			abort();
 		for (size_t i = 0; i < n; i++) {
-			uint64_t r = next();
+			uint64_t r = tap_rand();
 			s[i] = (r & 255) == 0 ? (char)sequences[(r >> 8) % 24][0] : (char)plain_byte();
 			t[i] = (char)plain_byte();
 		}
@@ -370,14 +360,14 @@ static int64_t some_time(void)
 	static const int64_t edges[] = { 0, 1, 9, 10, 99, 100, 999, 1000, 1001, 1010, 1100, 123475430, 999999999,
 					 99999999999, 100000000000, 100000000001, 999999999999999,
 					 1000000000000000, 1000000000000001, INT64_MAX, INT64_MAX - 1 };
-	uint64_t r = next();
+	uint64_t r = tap_rand();
 
 	if ((r & 3) == 0) {
 		int64_t v = edges[(r >> 2) % (sizeof edges / sizeof edges[0])];
 		return (r & 64) ? (v == INT64_MAX ? INT64_MIN : -v) : v;
 	}
-	r = next() >> (next() % 64);
-	return (next() & 1) ? -(int64_t)(r >> 1) : (int64_t)(r >> 1);
+	r = tap_rand() >> (tap_rand() % 64);
+	return (tap_rand() & 1) ? -(int64_t)(r >> 1) : (int64_t)(r >> 1);
 }
 
 static void test_writer_numbers(void)
@@ -389,20 +379,20 @@ static void test_writer_numbers(void)
 
 	for (int round = 0; round < 25 && ok; round++) {
 		for (size_t i = 0; i < N; i++) {
-			uint64_t r = next();
+			uint64_t r = tap_rand();
 			struct nvtxt_trace_event *e = &ev[i];
 			*e = (struct nvtxt_trace_event){ .ph = phs[r % 8], .name = { "n", 1 } };
 			e->ts_ns = some_time();
 			e->dur_ns = some_time();
 			if (e->dur_ns < 0)
 				e->dur_ns = e->dur_ns == INT64_MIN ? 0 : -e->dur_ns;
-			e->id = next() >> (next() % 64);
+			e->id = tap_rand() >> (tap_rand() % 64);
 			/* a few threads in turn, and now and then one of many */
-			e->pid = (r >> 8) & 1 ? 41237 : (int64_t)(next() >> (next() % 64)) * ((r >> 9) & 1 ? -1 : 1);
-			e->tid = (r >> 10) % 7 == 0 ? -1 : (r >> 13) % 4 == 0 ? (int64_t)(next() >> 1) : (int64_t)((r >> 16) % 12);
+			e->pid = (r >> 8) & 1 ? 41237 : (int64_t)(tap_rand() >> (tap_rand() % 64)) * ((r >> 9) & 1 ? -1 : 1);
+			e->tid = (r >> 10) % 7 == 0 ? -1 : (r >> 13) % 4 == 0 ? (int64_t)(tap_rand() >> 1) : (int64_t)((r >> 16) % 12);
 			e->args = (unsigned)(r >> 24) & (NVTXT_TRACE_ARG_PAYLOAD | NVTXT_TRACE_ARG_LINE | NVTXT_TRACE_ARG_UNCLOSED);
-			e->payload = (int64_t)next();
-			e->line = (uint32_t)next();
+			e->payload = (int64_t)tap_rand();
+			e->line = (uint32_t)tap_rand();
 			if (e->ph == 'M') {
 				e->args = NVTXT_TRACE_ARG_NAME;
 				e->arg_name = (struct nvtxt_str){ "a name", 6 };
@@ -417,6 +407,7 @@ static void test_writer_numbers(void)
 
 int main(void)
 {
+	tap_rng = 0x2545F4914F6CDD1Du; /* this test's own stream */
 	test_scanners();
 	test_copy_if_plain();
 	test_writer_strings();
