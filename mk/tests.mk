@@ -10,6 +10,11 @@ $(B)/tests/unit/lsp_incr.t: tests/unit/lsp_incr.c tests/unit/tap.h $(LSP_OBJS) $
 	@mkdir -p $(B)/tests/unit
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LSP_OBJS) $(B)/libnvtxt-internal.a $(LDLIBS)
 
+# lsp_tokens: semantic tokens and the index after edits against a fresh document's
+$(B)/tests/unit/lsp_tokens.t: tests/unit/lsp_tokens.c tests/unit/tap.h $(LSP_OBJS) $(B)/libnvtxt-internal.a
+	@mkdir -p $(B)/tests/unit
+	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LSP_OBJS) $(B)/libnvtxt-internal.a $(LDLIBS)
+
 # argtable: the argument table against lint and the language server's hover, in process
 $(B)/tests/unit/argtable.t: tests/unit/argtable.c tests/unit/tap.h $(LSP_OBJS) $(B)/libnvtxt-internal.a
 	@mkdir -p $(B)/tests/unit

@@ -70,12 +70,13 @@ static void add_definition(struct build *b, const struct nvtxt_instr *in)
 {
 	struct lsp_index *x = b->x;
 	int cmd = nvtxt_command_lookup(in->name.ptr, in->name.len);
-	struct lsp_item *name = add_item(b, &in->name_loc, in->name.len, LSP_R_DEF_NAME, cmd);
+	/* an index, not a pointer: the arguments' items may move the array */
+	size_t name = add_item(b, &in->name_loc, in->name.len, LSP_R_DEF_NAME, cmd) - x->items;
 	struct lsp_def *def;
 	void *p = x->defs;
 
 	if (cmd < 0) {
-		name->flags |= LSP_F_UNKNOWN;
+		x->items[name].flags |= LSP_F_UNKNOWN;
 		return;
 	}
 	xgrow(&p, &x->defs_cap, x->ndefs + 1, sizeof(*x->defs));
@@ -100,7 +101,7 @@ static void add_definition(struct build *b, const struct nvtxt_instr *in)
 			def->args[def->nargs++] = (uint8_t)a;
 	}
 	if (def->broken)
-		name->flags |= LSP_F_BROKEN;
+		x->items[name].flags |= LSP_F_BROKEN;
 	b->cur[cmd] = (int)x->ndefs++;
 }
 
@@ -236,11 +237,11 @@ static int on_event(void *user, const struct nvtxt_event *ev)
 	return 0;
 }
 
-static struct lsp_index *build(struct lsp_server *s, struct lsp_doc *d)
+/* The tokens and definitions: syntax mode, every line's node (on_instruction). */
+static struct lsp_index *build_items(struct lsp_server *s, struct lsp_doc *d)
 {
 	struct lsp_index *x = xcalloc(1, sizeof(*x));
 	struct build b = { x, d, &s->feat.tconv, { 0 } };
-	struct nvtxt_backend be = { &b, on_event, NULL, NULL };
 	struct nvtxt_compile_options co = { 0 };
 	struct nvtxt_diag_config quiet;
 	struct nvtxt_compile_result res;
@@ -254,24 +255,51 @@ static struct lsp_index *build(struct lsp_server *s, struct lsp_doc *d)
 	co.instruction = on_instruction;
 	co.instruction_user = &b;
 	lsp_compile_text(d->text, d->len, &co, &res);
-	co.instruction = NULL;
-	co.instruction_user = NULL;
+	return x;
+}
+
+/* The events: check mode, every pass (on_event). */
+static void build_events(struct lsp_server *s, struct lsp_doc *d, struct lsp_index *x)
+{
+	struct build b = { x, d, &s->feat.tconv, { 0 } };
+	struct nvtxt_backend be = { &b, on_event, NULL, NULL };
+	struct nvtxt_compile_options co = { 0 };
+	struct nvtxt_compile_result res;
+
+	co.display_name = d->uri;
 	co.backend = &be;
 	co.diag_config = &s->config;
 	lsp_compile_text(d->text, d->len, &co, &res);
-	return x;
+	x->has_events = true;
+}
+
+/*
+ * The index of d's text, its events only when asked for: semantic tokens
+ * and colors read the tokens alone, and the check-mode compile is half of
+ * the index's cost.
+ */
+static struct lsp_index *index_get(struct lsp_server *s, struct lsp_doc *d, bool events)
+{
+	uint64_t gen = d->gen ^ (s->settings_gen << 40);
+
+	if (!d->index || d->index->gen != gen) {
+		lsp_index_free(d->index);
+		d->index = build_items(s, d);
+		d->index->gen = gen;
+	}
+	if (events && !d->index->has_events)
+		build_events(s, d, d->index);
+	return d->index;
 }
 
 const struct lsp_index *lsp_index_get(struct lsp_server *s, struct lsp_doc *d)
 {
-	uint64_t gen = d->gen ^ (s->settings_gen << 40);
+	return index_get(s, d, true);
+}
 
-	if (d->index && d->index->gen == gen)
-		return d->index;
-	lsp_index_free(d->index);
-	d->index = build(s, d);
-	d->index->gen = gen;
-	return d->index;
+const struct lsp_index *lsp_index_items(struct lsp_server *s, struct lsp_doc *d)
+{
+	return index_get(s, d, false);
 }
 
 void lsp_index_free(struct lsp_index *x)
@@ -331,7 +359,7 @@ bool lsp_target(struct lsp_server *s, json_t *params, unsigned what, struct lsp_
 		return false;
 	if ((what & LSP_T_RANGE) && !lsp_range_offsets(s, t->d, json_object_get(params, "range"), &t->a, &t->z, e))
 		return false;
-	if (what & LSP_T_INDEX)
-		t->x = lsp_index_get(s, t->d);
+	if (what & (LSP_T_INDEX | LSP_T_ITEMS))
+		t->x = index_get(s, t->d, what & LSP_T_INDEX);
 	return true;
 }

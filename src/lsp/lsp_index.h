@@ -16,7 +16,9 @@
  *
  * Built once per version of the document (lsp_index_get) and kept with
  * it until the text or the settings change, so that range requests cost
- * only the range.  Offsets are bytes of the document (documents are at
+ * only the range; the events (check mode) only when a feature that reads
+ * them asks (lsp_index_items: semantic tokens and colors read the items
+ * alone, and check mode is half the cost).  Offsets are bytes of the document (documents are at
  * most 4 GiB, LSP_MAX_MESSAGE keeps them far below).  Memory: 16 bytes per
  * token, 72 per event, the messages of the pushes that pops close.
  */
@@ -97,10 +99,13 @@ struct lsp_index {
 	size_t nevents, events_cap;
 	struct buf strings;
 	int64_t origin_ns;      /* the first converted time of the file; INT64_MIN: none */
+	bool has_events;        /* events and origin_ns are built (lsp_index_get; not lsp_index_items) */
 };
 
 /* The index of d's current text under s's settings, built when needed. */
 const struct lsp_index *lsp_index_get(struct lsp_server *s, struct lsp_doc *d);
+/* The same with only its items and definitions built (events may be missing: has_events). */
+const struct lsp_index *lsp_index_items(struct lsp_server *s, struct lsp_doc *d);
 void lsp_index_free(struct lsp_index *x);
 
 /* The first item that ends at or after `off` (nitems when none). */

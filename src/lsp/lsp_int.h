@@ -106,11 +106,12 @@ json_t *lsp_jrange(const struct lsp_server *s, const struct lsp_doc *d, size_t a
  * or the index (the others take lsp_param_doc alone): the document of
  * params.textDocument.uri; with LSP_T_POSITION, params.position as a byte
  * offset (at); with LSP_T_RANGE, params.range as bytes [a, z); with
- * LSP_T_INDEX, the document's index (lsp_index.h, built when missing).
+ * LSP_T_INDEX, the document's index (lsp_index.h, built when missing;
+ * LSP_T_ITEMS: its items and definitions only, lsp_index_items).
  * false with e set when the document is not open or the position or range
  * is missing, malformed or outside it.
  */
-enum { LSP_T_POSITION = 1, LSP_T_RANGE = 2, LSP_T_INDEX = 4 };
+enum { LSP_T_POSITION = 1, LSP_T_RANGE = 2, LSP_T_INDEX = 4, LSP_T_ITEMS = 8 };
 struct lsp_index;
 struct lsp_target {
 	struct lsp_doc *d;
