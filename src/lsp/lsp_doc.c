@@ -181,10 +181,27 @@ size_t lsp_count_lf(const char *p, size_t n)
 	return k;
 }
 
-/* Notes what an edit changed since the last check (lsp_doc.edited and the rest). */
+/* Widens what changed since the index (lsp_doc.ix_edited and the rest) by an edit. */
+static void note_index_edit(struct lsp_doc *d, size_t start, size_t end, int64_t nl)
+{
+	if (!d->ix_edited) {
+		d->ix_edited = true;
+		d->ix_pre = start;
+		d->ix_suf = d->len;
+		d->ix_nl = 0;
+	}
+	if (start < d->ix_pre)
+		d->ix_pre = start;
+	if (d->len - end < d->ix_suf)
+		d->ix_suf = d->len - end;
+	d->ix_nl += nl;
+}
+
+/* Notes what an edit changed since the last check (lsp_doc.edited and the rest) and since the index. */
 static void note_edit(struct lsp_doc *d, size_t start, size_t end, const char *text, size_t n)
 {
 	size_t suf = d->len - end;
+	int64_t nl = (int64_t)lsp_count_lf(text, n) - (int64_t)lsp_count_lf(d->text + start, end - start);
 
 	if (!d->edited) {
 		d->edited = true;
@@ -200,7 +217,8 @@ static void note_edit(struct lsp_doc *d, size_t start, size_t end, const char *t
 		d->edit_suf = suf;
 		d->edit_tail_nl = end == 0 || d->text[end - 1] == '\n';
 	}
-	d->edit_nl += (int64_t)lsp_count_lf(text, n) - (int64_t)lsp_count_lf(d->text + start, end - start);
+	d->edit_nl += nl;
+	note_index_edit(d, start, end, nl);
 }
 
 /*

@@ -63,6 +63,10 @@ struct lsp_doc {
 	bool edit_tail_nl;
 	size_t edit_pre, edit_suf;
 	int64_t edit_nl;
+	/* the same since the index was built or moved to the text (lsp_index.c) */
+	bool ix_edited;
+	size_t ix_pre, ix_suf;
+	int64_t ix_nl;
 };
 
 struct lsp_index;

@@ -17,11 +17,13 @@ struct build {
 	const struct lsp_doc *d;
 	const struct nvtxt_tconv *tc;
 	int cur[NVTXT_CMD_COUNT];   /* the definition in force of each command: index in x->defs, or -1 */
+	uint32_t base;              /* the byte of the document where the text compiled starts */
+	bool saw_def;               /* a definition line was read */
 };
 
 static uint32_t off_of(const struct build *b, const struct nvtxt_loc *loc)
 {
-	uint64_t a = loc->line_offset + (loc->col ? loc->col - 1 : 0);
+	uint64_t a = b->base + loc->line_offset + (loc->col ? loc->col - 1 : 0);
 	return (uint32_t)(a > b->d->len ? b->d->len : a);
 }
 
@@ -35,6 +37,9 @@ static struct lsp_item *add_item(struct build *b, const struct nvtxt_loc *loc, s
 
 	xgrow(&p, &x->items_cap, x->nitems + 1, sizeof(*x->items));
 	x->items = p;
+	/* out of order (lsp_index.fixed): not moved to a new text, as lower_bound would miss it */
+	if (x->nitems && a < x->items[x->nitems - 1].start)
+		x->fixed = true;
 	it = &x->items[x->nitems++];
 	memset(it, 0, sizeof(*it));
 	it->start = a;
@@ -147,6 +152,10 @@ static void on_instruction(void *user, const struct nvtxt_instr *in)
 		break;
 	}
 	case NVTXT_I_DEFINITION:
+		/* one that does not parse has no place (frontend_drop_line): its item is at byte 0 */
+		b->saw_def = true;
+		if (!in->loc.line)
+			b->x->fixed = true;
 		add_definition(b, in);
 		break;
 	case NVTXT_I_CALL:
@@ -237,31 +246,40 @@ static int on_event(void *user, const struct nvtxt_event *ev)
 	return 0;
 }
 
-/* The tokens and definitions: syntax mode, every line's node (on_instruction). */
-static struct lsp_index *build_items(struct lsp_server *s, struct lsp_doc *d)
+/* Syntax mode of the document's bytes [a, z), whole lines: every line's node to on_instruction. */
+static void read_lines(struct build *b, size_t a, size_t z)
 {
-	struct lsp_index *x = xcalloc(1, sizeof(*x));
-	struct build b = { x, d, &s->feat.tconv, { 0 } };
 	struct nvtxt_compile_options co = { 0 };
 	struct nvtxt_diag_config quiet;
 	struct nvtxt_compile_result res;
 
+	nvtxt_diag_config_init(&quiet);
+	co.display_name = b->d->uri;
+	co.diag_config = &quiet;
+	co.instruction = on_instruction;
+	co.instruction_user = b;
+	b->base = (uint32_t)a;
+	lsp_compile_text(b->d->text + a, z - a, &co, &res);
+}
+
+/* The tokens and definitions: syntax mode, every line's node (on_instruction). */
+static struct lsp_index *build_items(struct lsp_server *s, struct lsp_doc *d)
+{
+	struct lsp_index *x = xcalloc(1, sizeof(*x));
+	struct build b = { x, d, &s->feat.tconv, { 0 }, 0, false };
+
 	for (int i = 0; i < NVTXT_CMD_COUNT; i++)
 		b.cur[i] = -1;
 	x->origin_ns = INT64_MIN;
-	nvtxt_diag_config_init(&quiet);
-	co.display_name = d->uri;
-	co.diag_config = &quiet;
-	co.instruction = on_instruction;
-	co.instruction_user = &b;
-	lsp_compile_text(d->text, d->len, &co, &res);
+	x->len = d->len;
+	read_lines(&b, 0, d->len);
 	return x;
 }
 
 /* The events: check mode, every pass (on_event). */
 static void build_events(struct lsp_server *s, struct lsp_doc *d, struct lsp_index *x)
 {
-	struct build b = { x, d, &s->feat.tconv, { 0 } };
+	struct build b = { x, d, &s->feat.tconv, { 0 }, 0, false };
 	struct nvtxt_backend be = { &b, on_event, NULL, NULL };
 	struct nvtxt_compile_options co = { 0 };
 	struct nvtxt_compile_result res;
@@ -271,6 +289,116 @@ static void build_events(struct lsp_server *s, struct lsp_doc *d, struct lsp_ind
 	co.diag_config = &s->config;
 	lsp_compile_text(d->text, d->len, &co, &res);
 	x->has_events = true;
+}
+
+/* --- the index moved to a new text ----------------------------------------- */
+
+/* Forgets the events: they are read again from the top when asked for. */
+static void drop_events(struct lsp_index *x)
+{
+	x->nevents = 0;
+	x->strings.len = 0;
+	x->origin_ns = INT64_MIN;
+	x->has_events = false;
+}
+
+/*
+ * The lines edited since x was built, as bytes [*a, *z) of d's text
+ * (whole lines, from the line of the last byte before the edits to the
+ * end of the line of the first byte after them), and *zo, their end in
+ * the old text.  false when they start at byte 0 or at bytes that a
+ * reading from byte 0 takes apart (compile.c's skip_bom: a byte order
+ * mark, UTF-16's FF FE, FE FF and NUL bytes in the first four).
+ */
+static bool edited_lines(const struct lsp_doc *d, const struct lsp_index *x, size_t *a, size_t *z, size_t *zo)
+{
+	size_t pre = d->ix_pre, tail = d->len - d->ix_suf, k;
+	const unsigned char *p;
+	const char *nl;
+
+	if (pre == 0 || pre + d->ix_suf > d->len || pre + d->ix_suf > x->len)
+		return false;
+	for (k = pre - 1; k > 0 && d->text[k - 1] != '\n'; k--)
+		;
+	*a = k;
+	nl = tail < d->len ? memchr(d->text + tail, '\n', d->len - tail) : NULL;
+	*z = nl ? (size_t)(nl - d->text) + 1 : d->len;
+	*zo = *z + x->len - d->len;
+	p = (const unsigned char *)d->text + *a;
+	if (*a == 0 || (*z > *a && (p[0] == 0xEF || p[0] == 0xFE || p[0] == 0xFF)))
+		return false;
+	return memchr(p, 0, *z - *a < 4 ? *z - *a : 4) == NULL;
+}
+
+/* x's items: [0, i0) kept, f's in place of [i0, i1), the rest moved by delta bytes. */
+static void splice(struct lsp_index *x, const struct lsp_index *f, size_t i0, size_t i1, int64_t delta)
+{
+	size_t rest = x->nitems - i1, n = i0 + f->nitems + rest;
+	void *p = x->items;
+
+	xgrow(&p, &x->items_cap, n, sizeof(*x->items));
+	x->items = p;
+	memmove(x->items + i0 + f->nitems, x->items + i1, rest * sizeof(*x->items));
+	if (f->nitems)
+		memcpy(x->items + i0, f->items, f->nitems * sizeof(*x->items));
+	for (size_t i = i0 + f->nitems; i < n; i++) {
+		x->items[i].start = (uint32_t)((int64_t)x->items[i].start + delta);
+		x->items[i].end = (uint32_t)((int64_t)x->items[i].end + delta);
+	}
+	x->nitems = n;
+}
+
+/*
+ * Moves x, the index of the text before the edits since it was built
+ * (lsp_doc.ix_pre, ix_suf, ix_nl), to d's text, as semantic tokens after
+ * a one-line change would otherwise read the whole text again: the items
+ * of the lines before the edited ones stay, those of the lines after them
+ * move by the bytes inserted, and only the edited lines are read, in
+ * syntax mode of their bytes alone (the parser reads each line afresh,
+ * "error EOL", so a line reads alone as it does in the text).  That is
+ * the index of the text read from the top as long as every line after
+ * reads its arguments from the same definitions: false (x half-made, for
+ * the caller to build anew) when a definition line was among the edited
+ * ones, before or after the edits, or x is fixed.  The events are dropped.
+ */
+static bool update_items(struct lsp_server *s, struct lsp_doc *d, struct lsp_index *x)
+{
+	struct build b = { NULL, d, &s->feat.tconv, { 0 }, 0, false };
+	struct lsp_index f = { 0 };
+	size_t a, z, zo, i0, i1;
+
+	drop_events(x);
+	if (!d->ix_edited)
+		return true;
+	if (x->fixed || !edited_lines(d, x, &a, &z, &zo))
+		return false;
+	i0 = lower_bound(x->items, x->nitems, sizeof(*x->items), offsetof(struct lsp_item, start), a);
+	/* to the end of the text: its last items may start at its end */
+	i1 = z == d->len ? x->nitems
+			 : lower_bound(x->items, x->nitems, sizeof(*x->items), offsetof(struct lsp_item, start), zo);
+	for (size_t i = i0; i < i1; i++)
+		if (x->items[i].role == LSP_R_DEF_NAME)
+			return false;
+	/* the definitions in force before the lines, lent to f: they are all before a or from zo on */
+	for (int c = 0; c < NVTXT_CMD_COUNT; c++)
+		b.cur[c] = -1;
+	for (size_t k = 0; k < x->ndefs && x->defs[k].at < a; k++)
+		b.cur[x->defs[k].cmd] = (int)k;
+	f.defs = x->defs, f.ndefs = x->ndefs, f.defs_cap = x->defs_cap;
+	b.x = &f;
+	read_lines(&b, a, z);
+	x->defs = f.defs, x->ndefs = f.ndefs, x->defs_cap = f.defs_cap;
+	if (!b.saw_def && !f.fixed) {
+		splice(x, &f, i0, i1, (int64_t)d->len - (int64_t)x->len);
+		for (size_t k = 0; k < x->ndefs; k++)
+			if (x->defs[k].at >= zo) {
+				x->defs[k].at = (uint32_t)(x->defs[k].at + d->len - x->len);
+				x->defs[k].line = (uint32_t)((int64_t)x->defs[k].line + d->ix_nl);
+			}
+		x->len = d->len;
+	}
+	free(f.items);
+	return !b.saw_def && !f.fixed;
 }
 
 /*
@@ -283,9 +411,14 @@ static struct lsp_index *index_get(struct lsp_server *s, struct lsp_doc *d, bool
 	uint64_t gen = d->gen ^ (s->settings_gen << 40);
 
 	if (!d->index || d->index->gen != gen) {
-		lsp_index_free(d->index);
-		d->index = build_items(s, d);
+		if (d->index && update_items(s, d, d->index)) {
+			s->index_moves++;
+		} else {
+			lsp_index_free(d->index);
+			d->index = build_items(s, d);
+		}
 		d->index->gen = gen;
+		d->ix_edited = false;
 	}
 	if (events && !d->index->has_events)
 		build_events(s, d, d->index);

@@ -18,7 +18,9 @@
  * it until the text or the settings change, so that range requests cost
  * only the range; the events (check mode) only when a feature that reads
  * them asks (lsp_index_items: semantic tokens and colors read the items
- * alone, and check mode is half the cost).  Offsets are bytes of the document (documents are at
+ * alone, and check mode is half the cost).  After edits that leave the
+ * definition lines alone, the items are moved to the new text and only
+ * the edited lines read again (lsp_index.c, update_items).  Offsets are bytes of the document (documents are at
  * most 4 GiB, LSP_MAX_MESSAGE keeps them far below).  Memory: 16 bytes per
  * token, 72 per event, the messages of the pushes that pops close.
  */
@@ -100,6 +102,8 @@ struct lsp_index {
 	struct buf strings;
 	int64_t origin_ns;      /* the first converted time of the file; INT64_MIN: none */
 	bool has_events;        /* events and origin_ns are built (lsp_index_get; not lsp_index_items) */
+	size_t len;             /* the length of the text it was built for */
+	bool fixed;             /* never moved to a new text: items out of order, a definition without a place */
 };
 
 /* The index of d's current text under s's settings, built when needed. */

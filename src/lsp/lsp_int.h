@@ -78,6 +78,7 @@ struct lsp_server {
 		/* checks from the top, from a checkpoint; met an old state; from the top after one from a checkpoint could not be kept; lines checked */
 		unsigned long full, resumed, met, fallback, lines;
 	} incr;
+	unsigned long index_moves;  /* indexes moved to a new text rather than built anew (lsp_index.c) */
 };
 
 /* Sets e and returns NULL: for handlers. */
