@@ -6,12 +6,12 @@ $(B)/tests/unit/%.t: tests/unit/%.c $(wildcard tests/unit/*.h) tests/fuzz/fuzz_c
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnvtxt-internal.a $(LDLIBS)
 
 # lsp_incr: the language server's incremental check against a check from the top
-$(B)/tests/unit/lsp_incr.t: tests/unit/lsp_incr.c tests/unit/tap.h $(LSP_OBJS) $(B)/libnvtxt-internal.a
+$(B)/tests/unit/lsp_incr.t: tests/unit/lsp_incr.c tests/unit/tap.h tests/unit/lsp_edits.h $(LSP_OBJS) $(B)/libnvtxt-internal.a
 	@mkdir -p $(B)/tests/unit
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LSP_OBJS) $(B)/libnvtxt-internal.a $(LDLIBS)
 
 # lsp_tokens: semantic tokens and the index after edits against a fresh document's
-$(B)/tests/unit/lsp_tokens.t: tests/unit/lsp_tokens.c tests/unit/tap.h $(LSP_OBJS) $(B)/libnvtxt-internal.a
+$(B)/tests/unit/lsp_tokens.t: tests/unit/lsp_tokens.c tests/unit/tap.h tests/unit/lsp_edits.h $(LSP_OBJS) $(B)/libnvtxt-internal.a
 	@mkdir -p $(B)/tests/unit
 	$(CC) $(WARNINGS) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(LDFLAGS) -o $@ $< $(LSP_OBJS) $(B)/libnvtxt-internal.a $(LDLIBS)
 

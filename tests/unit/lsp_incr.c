@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "lsp_int.h"
+#include "lsp_edits.h"
 #include "tap.h"
 
 static const char *const pool[] = {
@@ -82,42 +83,8 @@ static const char *const pool[] = {
 	"@",
 };
 
-struct text {
-	char *p;
-	size_t n;
-};
-
-static void add(struct text *t, const char *s, size_t n)
-{
-	t->p = realloc(t->p, t->n + n + 1);
-	memcpy(t->p + t->n, s, n);
-	t->n += n;
-	t->p[t->n] = '\0';
-}
-
-static bool slurp(const char *path, struct text *t)
-{
-	FILE *f = fopen(path, "rb");
-	char b[65536];
-	size_t n;
-
-	if (!f)
-		return false;
-	while ((n = fread(b, 1, sizeof b, f)) > 0)
-		add(t, b, n);
-	fclose(f);
-	return true;
-}
-
-static unsigned long long rng = 88172645463325252ull;
-
-static unsigned long long rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+static const char *const typed[] = { "1", ",", "\"", "$", "0", " ", "x", "Range", "\r" };
+static const struct edit_words words = { pool, sizeof pool / sizeof pool[0], typed, sizeof typed / sizeof typed[0] };
 
 /* The Diagnostic[] of a check, and the fixes, as one string (malloc'd). */
 static char *check_text(struct lsp_server *s, struct lsp_doc *d)
@@ -136,57 +103,6 @@ static char *check_text(struct lsp_server *s, struct lsp_doc *d)
 	}
 	json_decref(j);
 	return out;
-}
-
-/* The byte range of line k (its line break included) of d. */
-static void line_range(const struct lsp_doc *d, size_t k, size_t *a, size_t *b)
-{
-	*a = d->lines[k];
-	*b = k + 1 < d->nlines ? d->lines[k + 1] : d->len;
-}
-
-/* One random edit of d. */
-static void edit(struct lsp_doc *d, const struct text *lines, size_t nlines)
-{
-	size_t k = rnd() % d->nlines, a, b, e;
-	const char *pick;
-	char buf[512];
-	unsigned what = rnd() % 9;
-
-	pick = rnd() % 3 && nlines ? lines[rnd() % nlines].p : pool[rnd() % (sizeof pool / sizeof pool[0])];
-	line_range(d, k, &a, &b);
-	e = b > a && d->text[b - 1] == '\n' ? b - 1 : b;
-	switch (what) {
-	case 0: case 1: case 2: /* a line's content replaced */
-		lsp_doc_replace(d, a, e, pick, strlen(pick));
-		break;
-	case 3: case 4: /* a line inserted */
-		snprintf(buf, sizeof buf, "%s\n", pick);
-		lsp_doc_replace(d, a, a, buf, strlen(buf));
-		break;
-	case 5: /* lines deleted */
-		line_range(d, k + rnd() % 3 < d->nlines ? k + rnd() % 3 : k, &e, &b);
-		lsp_doc_replace(d, a, b, "", 0);
-		break;
-	case 6: { /* a byte range cut, maybe across lines */
-		size_t x = rnd() % (d->len + 1), y = x + rnd() % 80;
-		lsp_doc_replace(d, x, y > d->len ? d->len : y, "", 0);
-		break;
-	}
-	case 7: /* a line break inserted in a line, or one removed */
-		if (rnd() % 2)
-			lsp_doc_replace(d, a + (e > a ? rnd() % (e - a) : 0), a + (e > a ? rnd() % (e - a) : 0) , "\n", 1);
-		else if (e < d->len)
-			lsp_doc_replace(d, e, e + 1, "", 0);
-		break;
-	default: { /* a few bytes typed in a line */
-		size_t at = a + (e > a ? rnd() % (e - a + 1) : 0);
-		static const char *const typed[] = { "1", ",", "\"", "$", "0", " ", "x", "Range", "\r" };
-		const char *t = typed[rnd() % (sizeof typed / sizeof typed[0])];
-		lsp_doc_replace(d, at, at, t, strlen(t));
-		break;
-	}
-	}
 }
 
 static int same_lines(const struct lsp_doc *d, const struct lsp_doc *f)
@@ -208,13 +124,13 @@ static void run_doc(struct lsp_server *s, const char *name, const struct text *t
 
 	free(check_text(s, d));
 	for (int i = 0; i < rounds && !bad; i++) {
-		int n = rnd() % 4 == 0 ? 1 + (int)(rnd() % 4) : 1;
+		int n = tap_rand() % 4 == 0 ? 1 + (int)(tap_rand() % 4) : 1;
 		struct lsp_doc *f;
 		char *got, *want;
 
 		for (int k = 0; k < n; k++)
-			edit(d, lines, nlines);
-		s->config.max_errors = rnd() % 8 == 0 ? 1 + rnd() % 3 : 50;
+			random_edit(d, lines, nlines, &words);
+		s->config.max_errors = tap_rand() % 8 == 0 ? 1 + tap_rand() % 3 : 50;
 		got = check_text(s, d);
 		f = lsp_doc_new("file:///t.nvtxt", d->text, d->len, 1);
 		want = check_text(s, f);
@@ -325,27 +241,6 @@ static void many(struct lsp_server *s, const struct text *t)
 	free(bad.p);
 }
 
-/* The lines of t as a list (for the pool of replacements). */
-static size_t split(const struct text *t, struct text **out)
-{
-	size_t n = 0, cap = 0;
-	const char *p = t->p, *end = t->p + t->n;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			*out = realloc(*out, cap * sizeof(**out));
-		}
-		(*out)[n].p = strndup(p, len > 200 ? 200 : len);
-		(*out)[n].n = len > 200 ? 200 : len;
-		n++;
-		p = nl ? nl + 1 : end;
-	}
-	return n;
-}
-
 int main(void)
 {
 	FILE *out = tmpfile();
@@ -359,6 +254,8 @@ int main(void)
 	size_t nlines = 0;
 	char path[512];
 	FILE *ls;
+
+	tap_rng = 88172645463325252ull; /* this test's own stream */
 
 	s->ckpt_lines = 16;
 	/* the lint cases, one document */

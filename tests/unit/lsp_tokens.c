@@ -26,6 +26,7 @@
 
 #include "lsp_index.h"
 #include "lsp_int.h"
+#include "lsp_edits.h"
 #include "tap.h"
 
 static const char *const pool[] = {
@@ -63,91 +64,8 @@ static const char *const pool[] = {
 	"@",
 };
 
-struct text {
-	char *p;
-	size_t n;
-};
-
-static void add(struct text *t, const char *s, size_t n)
-{
-	t->p = realloc(t->p, t->n + n + 1);
-	memcpy(t->p + t->n, s, n);
-	t->n += n;
-	t->p[t->n] = '\0';
-}
-
-static bool slurp(const char *path, struct text *t)
-{
-	FILE *f = fopen(path, "rb");
-	char b[65536];
-	size_t n;
-
-	if (!f)
-		return false;
-	while ((n = fread(b, 1, sizeof b, f)) > 0)
-		add(t, b, n);
-	fclose(f);
-	return true;
-}
-
-static unsigned long long rng = 0x9E3779B97F4A7C15ull;
-
-static unsigned long long rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-/* The byte range of line k (its line break included) of d. */
-static void line_range(const struct lsp_doc *d, size_t k, size_t *a, size_t *b)
-{
-	*a = d->lines[k];
-	*b = k + 1 < d->nlines ? d->lines[k + 1] : d->len;
-}
-
-/* One random edit of d, with a line of the pool or of the documents. */
-static void edit(struct lsp_doc *d, const struct text *lines, size_t nlines)
-{
-	size_t k = rnd() % d->nlines, a, b, e;
-	const char *pick = rnd() % 3 && nlines ? lines[rnd() % nlines].p : pool[rnd() % (sizeof pool / sizeof pool[0])];
-	char buf[512];
-
-	line_range(d, k, &a, &b);
-	e = b > a && d->text[b - 1] == '\n' ? b - 1 : b;
-	switch (rnd() % 9) {
-	case 0: case 1: case 2: /* a line's content replaced */
-		lsp_doc_replace(d, a, e, pick, strlen(pick));
-		break;
-	case 3: case 4: /* a line inserted */
-		snprintf(buf, sizeof buf, "%s\n", pick);
-		lsp_doc_replace(d, a, a, buf, strlen(buf));
-		break;
-	case 5: /* lines deleted */
-		line_range(d, k + rnd() % 3 < d->nlines ? k + rnd() % 3 : k, &e, &b);
-		lsp_doc_replace(d, a, b, "", 0);
-		break;
-	case 6: { /* a byte range cut, maybe across lines */
-		size_t x = rnd() % (d->len + 1), y = x + rnd() % 80;
-		lsp_doc_replace(d, x, y > d->len ? d->len : y, "", 0);
-		break;
-	}
-	case 7: /* a line break inserted in a line, or one removed */
-		if (rnd() % 2)
-			lsp_doc_replace(d, a + (e > a ? rnd() % (e - a) : 0), a + (e > a ? rnd() % (e - a) : 0), "\n", 1);
-		else if (e < d->len)
-			lsp_doc_replace(d, e, e + 1, "", 0);
-		break;
-	default: { /* a few bytes typed in a line */
-		static const char *const typed[] = { "1", ",", "\"", "$", "0", " ", "x", "Range", "\r", "\xc3\xa9", "#" };
-		size_t at = a + (e > a ? rnd() % (e - a + 1) : 0);
-		const char *t = typed[rnd() % (sizeof typed / sizeof typed[0])];
-		lsp_doc_replace(d, at, at, t, strlen(t));
-		break;
-	}
-	}
-}
+static const char *const typed[] = { "1", ",", "\"", "$", "0", " ", "x", "Range", "\r", "\xc3\xa9", "#" };
+static const struct edit_words words = { pool, sizeof pool / sizeof pool[0], typed, sizeof typed / sizeof typed[0] };
 
 /* A request of a handler about uri, with params' other members from `more` (taken). */
 static json_t *ask(struct lsp_server *s, json_t *(*fn)(struct lsp_server *, json_t *, struct lsp_error *),
@@ -241,7 +159,7 @@ static void open_doc(struct lsp_server *s, struct lsp_doc *d)
 /* A range of lines of d: {start, end} from a random line to one at most 40 after it. */
 static json_t *some_lines(const struct lsp_doc *d)
 {
-	size_t a = rnd() % d->nlines, z = a + rnd() % 40;
+	size_t a = tap_rand() % d->nlines, z = a + tap_rand() % 40;
 
 	return json_pack("{s:{s:{s:I,s:i},s:{s:I,s:i}}}", "range", "start", "line", (json_int_t)a, "character", 0,
 			 "end", "line", (json_int_t)(z < d->nlines ? z : d->nlines - 1), "character", 1000);
@@ -307,8 +225,8 @@ static void run_doc(struct lsp_server *s, const char *name, const struct text *t
 	hold_full(&h, r);
 	json_decref(r);
 	for (int i = 0; i < rounds && !bad; i++) {
-		int n = rnd() % 4 == 0 ? 1 + (int)(rnd() % 4) : 1;
-		unsigned op = (unsigned)(rnd() % 8);
+		int n = tap_rand() % 4 == 0 ? 1 + (int)(tap_rand() % 4) : 1;
+		unsigned op = (unsigned)(tap_rand() % 8);
 		struct lsp_doc *f;
 		char *got, *want;
 
@@ -316,7 +234,7 @@ static void run_doc(struct lsp_server *s, const char *name, const struct text *t
 		if (i % 40 == 39)
 			lsp_doc_replace(d, 0, d->len, t->p, t->n);
 		for (int k = 0; k < n; k++)
-			edit(d, lines, nlines);
+			random_edit(d, lines, nlines, &words);
 		f = lsp_doc_new("file:///f.nvtxt", d->text, d->len, 1);
 		open_doc(s, f);
 		one_request(s, d, op, &h, &got, &want);
@@ -342,27 +260,6 @@ static void run_doc(struct lsp_server *s, const char *name, const struct text *t
 	s->ndocs--;
 	lsp_doc_free(d);
 	free(h.v);
-}
-
-/* The lines of t as a list (for the pool of replacements). */
-static size_t split(const struct text *t, struct text **out)
-{
-	size_t n = 0, cap = 0;
-	const char *p = t->p, *end = t->p + t->n;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			*out = realloc(*out, cap * sizeof(**out));
-		}
-		(*out)[n].p = strndup(p, len > 200 ? 200 : len);
-		(*out)[n].n = len > 200 ? 200 : len;
-		n++;
-		p = nl ? nl + 1 : end;
-	}
-	return n;
 }
 
 /* The lint cases, one document; the corpus; a trace of bench/gen (GEN). */
