@@ -31,7 +31,20 @@ struct pr_chunk {
 	struct pr_batch *retired;  /* batches used up by these calls (their strings): freed with the chunk */
 };
 
+/*
+ * PR_APART bytes before and after the reader's fields keep them off the
+ * cache lines (and the 128-byte pairs that x86 fetches together) of the
+ * allocations next to it: the read-ahead thread writes them for every
+ * call (r->next, the window, the flush group), and a neighbour that the
+ * other thread writes as often (the passes' struct sema was the next
+ * allocation: its status and ordinal) sent the line to and fro on every
+ * call (false sharing: a third of the wall time of lint and --emit=nvtxt
+ * of a payload at 100 MB).
+ */
+#define PR_APART 128
+
 struct nvtxt_payload_reader {
+	unsigned char apart_head[PR_APART];
 	nvtxt_payload_read_fn read;
 	void *user;
 	const unsigned char *mem;  /* nvtxt_payload_open: the image */
@@ -82,6 +95,7 @@ struct nvtxt_payload_reader {
 	struct pr_chunk *solo;     /* decompile without read-ahead: the one chunk */
 	struct pr_chunk *in_use;   /* decompile: the chunk whose calls are being handed on */
 	uint64_t next;             /* decompile: the next ordinal to hand on */
+	unsigned char apart_tail[PR_APART];
 };
 
 /* Fails the file with "offset OFF: " and the message; returns -1.  Only the first failure is kept. */
