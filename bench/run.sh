@@ -128,6 +128,9 @@ for size in $BENCH_SIZES; do
 	best emit=nvtxt "$size" "$f" "$runs" "$NVTXTC" --emit=nvtxt "$f"
 	best emit=payload "$size" "$f" "$runs" "$NVTXTC" --emit=payload -o "$out" "$f"
 	best fmt "$size" "$f" "$runs" "$NVTXTC" fmt "$f"
+	# fmt into a regular file (> OUT): printed as it goes, taken back after an error
+	best fmt-file "$size" "$f" "$runs" sh -c '"$1" fmt "$2" > "$3"' sh "$NVTXTC" "$f" "$BENCH_DIR/fmt-out.nvtxt"
+	rm -f "$BENCH_DIR/fmt-out.nvtxt"
 	best emit=chrome "$size" "$f" "$runs" "$NVTXTC" --emit=chrome "$f"
 	# issue 22: the bytes the chrome export writes
 	echo "$size chrome-out $("$NVTXTC" --emit=chrome "$f" | wc -c)" >> "$RES"
@@ -161,7 +164,7 @@ $2 == "chrome-out" { cout[$1] = $3; next }
 	t[$1, $2] = $3 / 1e6; rss[$1, $2] = $4 / 1024; bytes[$1] = $5; cput[$1, $2] = $6 / 1e6
 }
 END {
-	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt emit=chrome info stats stats-pp stats-se stats-trace pl-lint pl-nvtxt pl-dump pl-pipe", cmd, " ")
+	ncmd = split("wc awk lint lint-j1 lint-pipe lint-pipe-j1 emit=nvtxt emit=payload fmt fmt-file emit=chrome info stats stats-pp stats-se stats-trace pl-lint pl-nvtxt pl-dump pl-pipe", cmd, " ")
 	printf "nvtxtc bench: %d x %s; %s; best of %d runs below 1 GB, 1 run at 1 GB; %s\n", nproc, cpu, awkver, runs, rt
 	printf "%-8s %-13s %9s %9s %9s %9s %9s %9s\n", "size", "command", "seconds", "MB/s", "x awk", "x lint", "RSS MiB", "CPU s"
 	for (i = 1; i <= nsz; i++) {
@@ -260,7 +263,7 @@ END {
 	printf "  %s emit=chrome output <= 3.0x the input bytes\n", at100b ? verdict(ok22b) : "not measured (no 100 MB size):"
 	# issue 22, the other rows: each command over lint of the text, from 100 MB on;
 	# peak RSS of every nvtxtc command <= 16 MiB at every size
-	n22 = split("emit=payload 1.5 fmt 1.5 emit=nvtxt 1.3 info 1.2 pl-lint 1.5 pl-nvtxt 1.5 pl-dump 2.0", r22, " ")
+	n22 = split("emit=payload 1.5 fmt 1.5 fmt-file 1.5 emit=nvtxt 1.3 info 1.2 pl-lint 1.5 pl-nvtxt 1.5 pl-dump 2.0", r22, " ")
 	for (k = 1; k < n22; k += 2) { line22[k] = ""; okr[k] = 1 }
 	lr = ""; okrss = 1; at100c = 0; lst = ""; okst = 1
 	for (i = 1; i <= nsz; i++) {

@@ -30,6 +30,45 @@ is "$(wc -c < "$T/out" | tr -d ' ')" 0 "... and prints nothing on standard outpu
 grep -q "not formatted: it has syntax errors" "$T/err"
 ok $? "... and says why"
 
+# Standard output a regular file that fmt alone writes at its end: the
+# text goes there as it is made and is taken back (truncated) after an
+# error, so the file holds the text of the good inputs only.
+awk 'BEGIN { for (i = 0; i < 20000; i++) print "Y=" i }' > "$T/big2.nvtxt"
+awk 'BEGIN { for (i = 0; i < 20000; i++) print "Y = " i }' > "$T/big2.fmt"
+cat "$T/big.fmt" "$T/big2.fmt" > "$T/both.fmt"
+"$NVTXTC" fmt --color=never "$T/big.nvtxt" "$T/bad.nvtxt" "$T/big2.nvtxt" > "$T/out" 2> "$T/err"
+is "$?" 1 "fmt GOOD BAD GOOD > FILE exits 1"
+same_file "$T/out" "$T/both.fmt" "... FILE holds the text of the good files, none of the bad one's"
+echo "# kept" > "$T/appended"
+cp "$T/appended" "$T/want.appended"
+cat "$T/big.fmt" >> "$T/want.appended"
+"$NVTXTC" fmt "$T/bad.nvtxt" "$T/big.nvtxt" >> "$T/appended" 2> "$T/err"
+same_file "$T/appended" "$T/want.appended" "fmt BAD GOOD >> FILE: what FILE held, then the good file's text"
+# a file written from its start (1<>FILE: its offset is not its size) is not taken back: held as for a pipe
+cp "$T/big.nvtxt" "$T/rw"
+"$NVTXTC" fmt "$T/bad.nvtxt" 1<> "$T/rw" 2> "$T/err"
+cmp -s "$T/rw" "$T/big.nvtxt"
+ok $? "fmt BAD 1<>FILE leaves FILE as it was"
+# standard error in the same file: the diagnostics stay, no formatted text
+"$NVTXTC" fmt --color=never "$T/bad.nvtxt" > "$T/out" 2>&1
+is "$?:$(grep -c '^X = ' "$T/out")" "1:0" "fmt BAD > FILE 2>&1: no formatted text in FILE"
+grep -q "not formatted: it has syntax errors" "$T/out"
+ok $? "... and its diagnostics are"
+"$NVTXTC" fmt "$T/bad.nvtxt" > /dev/null 2> "$T/err"
+is "$?" 1 "fmt BAD > /dev/null exits 1"
+# ... and it makes no temporary file: the fault library logs every unnamed
+# temporary asked for (tmpfile=EOPNOTSUPP refuses O_TMPFILE, and the
+# named fallback serves); to a pipe the long text is held in one
+FAULTS=${FAULTS:-$(cd ../.. && pwd)/build/tests/inject/faults.so}
+: > "$T/log"
+LD_PRELOAD=$FAULTS NVTXT_FAULTS=tmpfile=EOPNOTSUPP NVTXT_FAULT_LOG=$T/log "$NVTXTC" fmt "$T/big.nvtxt" > "$T/out" 2> "$T/err"
+is "$?:$(cat "$T/err")" "0:" "fmt LONG > FILE under the fault library: exit 0, no error"
+same_file "$T/out" "$T/big.fmt" "... the text"
+is "$(grep -c 'tmpfile refused' "$T/log")" 0 "... and no temporary file asked for"
+LD_PRELOAD=$FAULTS NVTXT_FAULTS=tmpfile=EOPNOTSUPP NVTXT_FAULT_LOG=$T/log "$NVTXTC" fmt "$T/big.nvtxt" 2> "$T/err" | cat > "$T/out"
+same_file "$T/out" "$T/big.fmt" "fmt LONG | cat under the fault library: the text"
+is "$(grep -c 'tmpfile refused' "$T/log")" 1 "... held in a temporary file"
+
 # The spool is in $TMPDIR: while fmt waits to write the end of a long
 # text to a FIFO that nobody reads yet, one of its descriptors is an
 # unnamed (deleted) file in that directory.

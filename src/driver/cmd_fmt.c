@@ -98,18 +98,94 @@ static FILE *open_spool(void *user)
 }
 
 /*
+ * Whether fmt may print a file's text to standard output as it goes and
+ * take it back after an error instead of holding it: standard output is
+ * /dev/null (nothing to take back: *start is -1), or a regular file that
+ * fmt alone writes at its end (its offset is its size, it is neither the
+ * input in_fd nor standard error's file): *start is that size, in bytes,
+ * to truncate the file back to.  Flushes out first (its offset is the
+ * file's then).  A pipe, a terminal or a job's buffer: false (held).
+ */
+static bool stdout_takes_back(FILE *out, int in_fd, off_t *start)
+{
+	struct stat so, si, se;
+	int fd = fileno(out);
+	off_t pos;
+
+	if (fd < 0 || fflush(out) != 0 || fstat(fd, &so) != 0)
+		return false;
+	if (S_ISCHR(so.st_mode)) {
+		struct stat null;
+		*start = -1;
+		return stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) && so.st_rdev == null.st_rdev;
+	}
+	if (!S_ISREG(so.st_mode) || fstat(in_fd, &si) != 0 || (si.st_dev == so.st_dev && si.st_ino == so.st_ino))
+		return false;
+	if (fstat(STDERR_FILENO, &se) == 0 && se.st_dev == so.st_dev && se.st_ino == so.st_ino)
+		return false;
+	pos = lseek(fd, 0, SEEK_CUR);
+	if (pos < 0 || pos != so.st_size)
+		return false;
+	*start = pos;
+	return true;
+}
+
+/*
+ * fmt to standard output when it can take the text back
+ * (stdout_takes_back): printed as it is made, and after an error
+ * (status 1 or 2) the file is truncated back to start, so it holds
+ * nothing of this input, as when the text is held.  Returns the status.
+ */
+static int fmt_taken_back(struct run *run, const char *path, int fd, const char *display, off_t start)
+{
+	struct nvtxt_fmt *fmt = calloc(1, sizeof(*fmt));
+	int status, out = fileno(run->out);
+
+	if (!fmt) {
+		io_error(&run->sink, NULL, "%s: %s", path, strerror(ENOMEM));
+		return 2;
+	}
+	fmt->out = run->out;
+	status = compile_one(run->opt, &run->sink, &run->totals, path, fd, display, NULL, fmt, NULL);
+	if (nvtxt_fmt_flush(fmt) != 0 || fflush(run->out) != 0) {
+		if (status == 0)
+			write_error_stdout(&run->sink, errno);
+		status = 2;
+	}
+	if (status == 1)
+		nvtxt_diag_report_unlocated(&run->sink, NVTXT_CHECK_SYNTAX, NVTXT_SEV_NOTE, display,
+					    "not formatted: it has syntax errors");
+	if (status != 0 && start >= 0 && (ftruncate(out, start) != 0 || lseek(out, start, SEEK_SET) < 0)) {
+		io_error(&run->sink, NULL, "cannot take back the text of '%s' from standard output: %s",
+			 display, strerror(errno));
+		status = 2;
+	}
+	clearerr(run->out);
+	free(fmt);
+	return status;
+}
+
+/*
  * fmt to standard output, in one pass that prints nothing of a file with
- * a syntax error: the text is held in the formatter's buffer (64 KiB)
- * and, when it outgrows it, spooled to an unnamed temporary file in
- * $TMPDIR (else /tmp), which is copied to standard output once the whole
- * file is formatted without an error.  Closes fd.
+ * a syntax error: printed as it is made when standard output can take it
+ * back (fmt_taken_back); else the text is held in the formatter's buffer
+ * (64 KiB) and, when it outgrows it, spooled to an unnamed temporary file
+ * in $TMPDIR (else /tmp), which is copied to standard output once the
+ * whole file is formatted without an error.  Closes fd.
  */
 static int fmt_to_stdout(struct run *run, const char *path, int fd, const char *display)
 {
 	struct nvtxt_fmt *fmt = calloc(1, sizeof(*fmt));
 	struct spool spool = { 0 };
 	int status, werr = 0;
+	off_t start;
 
+	if (fmt && stdout_takes_back(run->out, fd, &start)) {
+		free(fmt);
+		status = fmt_taken_back(run, path, fd, display, start);
+		close(fd);
+		return status;
+	}
 	if (!fmt) {
 		io_error(&run->sink, NULL, "%s: %s", path, strerror(ENOMEM));
 		close(fd);

@@ -10,7 +10,7 @@
  *   fsync-dir=ERRNO   every fsync of a directory fails with ERRNO
  *   rename=ERRNO      rename, renameat and linkat fail with ERRNO
  *   fallocate=ERRNO   posix_fallocate fails with ERRNO
- *   tmpfile=ERRNO     openat with O_TMPFILE fails with ERRNO (EOPNOTSUPP: a
+ *   tmpfile=ERRNO     open or openat with O_TMPFILE fails with ERRNO (EOPNOTSUPP: a
  *                     file system without unnamed temporaries)
  *   shrink=N          the first read() of a regular file (fd > 2) larger than
  *                     N bytes truncates it to N bytes once it has returned
@@ -242,11 +242,22 @@ ssize_t write(int fd, const void *buf, size_t count)
 	return real(fd, buf, count);
 }
 
+/* Under tmpfile=ERRNO, an open of flags with O_TMPFILE fails: logged, errno set, true. */
+static bool tmpfile_refused(int flags)
+{
+	int e;
+
+	if ((flags & O_TMPFILE) != O_TMPFILE || (e = fault("tmpfile")) == 0)
+		return false;
+	note("tmpfile refused");
+	errno = e;
+	return true;
+}
+
 int openat(int dirfd, const char *path, int flags, ...)
 {
 	static int (*real)(int, const char *, int, ...);
 	mode_t mode = 0;
-	int e;
 
 	if (flags & (O_CREAT | O_TMPFILE)) {
 		va_list ap;
@@ -254,14 +265,30 @@ int openat(int dirfd, const char *path, int flags, ...)
 		mode = (mode_t)va_arg(ap, unsigned);
 		va_end(ap);
 	}
-	if ((flags & O_TMPFILE) == O_TMPFILE && (e = fault("tmpfile")) != 0) {
-		note("tmpfile refused");
-		errno = e;
+	if (tmpfile_refused(flags))
 		return -1;
-	}
 	if (!real)
 		real = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
 	return real(dirfd, path, flags, mode);
+}
+
+/* open(2) as openat: O_TMPFILE refused under tmpfile=ERRNO (util/tempfile.c's temp_fd opens so). */
+int open(const char *path, int flags, ...)
+{
+	static int (*real)(const char *, int, ...);
+	mode_t mode = 0;
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, unsigned);
+		va_end(ap);
+	}
+	if (tmpfile_refused(flags))
+		return -1;
+	if (!real)
+		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	return real(path, flags, mode);
 }
 
 /* "pwrite journal" for a file whose name ends in -journal, else "pwrite". */
