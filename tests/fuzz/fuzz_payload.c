@@ -152,51 +152,33 @@ static void same_in_two_threads(const unsigned char *copy, size_t size, int rc, 
 	}
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/*
+ * 1. The accepted bytes decompiled to NVTXT: a format error or none (the
+ * return of nvtxt_payload_decompile, its message in err), never an I/O
+ * error; the same in two threads; text that compiles without errors is
+ * its own normal form and checks as the calls do without text.
+ */
+static int decompiled(const unsigned char *copy, size_t size, char *err, size_t errsize)
 {
-	struct nvtxt_payload_reader *r = (void *)1;
-	char err[512];
-	unsigned char *block = malloc(size + 1);
-	unsigned char *copy = block + 1;
-	char *text = NULL, *bin = NULL;
-	size_t len = 0, blen = 0;
-	FILE *mem;
+	struct nvtxt_payload_reader *r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	struct nvtxt_emit_nvtxt *w = mem ? nvtxt_emit_nvtxt_new(mem) : NULL;
 	struct nvtxt_backend be;
-	struct nvtxt_emit_nvtxt *w;
-	struct nvtxt_payload_writer *pw;
-	struct trickle t = { NULL, size, 0 };
-	int rc, rc2;
+	int rc;
 
-	if (!block)
-		return 0;
-	if (size)
-		memcpy(copy, data, size);
-	t.p = copy;
-	memset(err, 'x', sizeof err);
-	if (nvtxt_payload_open(&r, copy, size, err, sizeof err) != 0) {
-		if (r != NULL)
-			abort();
-		one_line("nvtxt_payload_open", err, sizeof err);
-		free(block);
-		return 0;
-	}
-
-	/* 1. decompiled to NVTXT */
-	mem = open_memstream(&text, &len);
-	if (!mem)
-		abort();
-	w = nvtxt_emit_nvtxt_new(mem);
-	if (!w)
+	if (!w || nvtxt_payload_open(&r, copy, size, err, errsize) != 0)
 		abort();
 	be = nvtxt_emit_nvtxt_backend(w);
-	memset(err, 'x', sizeof err);
-	rc = nvtxt_payload_decompile(r, &be, err, sizeof err);
+	memset(err, 'x', errsize);
+	rc = nvtxt_payload_decompile(r, &be, err, errsize);
 	if (rc == NVTXT_PAYLOAD_EIO) {
 		fprintf(stderr, "nvtxt_payload_decompile: not a format error: %s\n", err);
 		abort();
 	}
 	if (rc)
-		one_line("nvtxt_payload_decompile", err, sizeof err);
+		one_line("nvtxt_payload_decompile", err, errsize);
 	nvtxt_emit_nvtxt_free(w);
 	fclose(mem);
 	nvtxt_payload_reader_free(r);
@@ -217,14 +199,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		same_as_text(copy, size, text, len);
 	}
 	free(text);
+	return rc;
+}
 
-	/* 2. read a few bytes at a time and written again: the same bytes */
+/*
+ * 2. Read a few bytes at a time and written again: accepted alike (rc is
+ * decompiled's), and then to the same bytes.
+ */
+static void reencoded(const unsigned char *copy, size_t size, int rc)
+{
+	struct trickle t = { copy, size, 0 };
+	struct nvtxt_payload_reader *r;
+	struct nvtxt_payload_writer *pw;
+	struct nvtxt_backend be;
+	char err[512], *bin;
+	size_t blen;
+	FILE *mem;
+	int rc2;
+
 	if (nvtxt_payload_reader_new(&r, trickle_read, &t, err, sizeof err) != 0)
-		abort(); /* the header passed above */
+		abort(); /* the header passed nvtxt_payload_open */
 	mem = tmpfile(); /* the writer seeks back to its header: a memstream would lose the rest */
-	if (!mem)
-		abort();
-	pw = nvtxt_payload_writer_new(mem);
+	pw = mem ? nvtxt_payload_writer_new(mem) : NULL;
 	if (!pw)
 		abort();
 	be = nvtxt_payload_backend(pw);
@@ -250,10 +246,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	free(bin);
+}
 
-	/* 3. dumped */
-	text = NULL;
-	len = 0;
+/* 3. Dumped: accepted as decompiled's rc says. */
+static void dumped(const unsigned char *copy, size_t size, int rc)
+{
+	struct nvtxt_payload_reader *r;
+	char err[512], *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc2;
+
 	if (nvtxt_payload_open(&r, copy, size, err, sizeof err) != 0)
 		abort();
 	mem = open_memstream(&text, &len);
@@ -268,6 +271,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "dump and decompile disagree: %d, %d: %s\n", rc, rc2, err);
 		abort();
 	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct nvtxt_payload_reader *r = (void *)1;
+	char err[512];
+	unsigned char *block = malloc(size + 1);
+	unsigned char *copy = block + 1;
+	int rc;
+
+	if (!block)
+		return 0;
+	if (size)
+		memcpy(copy, data, size);
+	memset(err, 'x', sizeof err);
+	if (nvtxt_payload_open(&r, copy, size, err, sizeof err) != 0) {
+		if (r != NULL)
+			abort();
+		one_line("nvtxt_payload_open", err, sizeof err);
+		free(block);
+		return 0;
+	}
+	nvtxt_payload_reader_free(r);
+	rc = decompiled(copy, size, err, sizeof err);
+	reencoded(copy, size, rc);
+	dumped(copy, size, rc);
 	free(block);
 	return 0;
 }
