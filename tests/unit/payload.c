@@ -318,27 +318,17 @@ static void hostile(const unsigned char *img, size_t size, size_t at, uint64_t v
 	free(c);
 }
 
-int main(void)
+/* Round trip: the calls, and the display name once read. */
+static void test_round_trip(const unsigned char *img, size_t size, const struct rec *expect)
 {
-	struct rec expect = { 0 }, got = { 0 };
-	size_t size = 0, rejected = 0, accepted = 0, crashed = 0;
-	unsigned char *img = write_image(&size, &expect);
+	struct rec got = { 0 };
 	char err[256];
-	size_t sched, batch;
 
-	tap_ok(img != NULL, "writer accepts the hand-built stream (%zu bytes)", size);
-	if (!img)
-		return tap_done();
-	tap_ok(nvtxt_payload_sniff(img, size), "sniff sees the magic");
-	tap_ok(!nvtxt_payload_sniff("Marker, 1", 9), "sniff rejects NVTXT text");
-	tap_is_int(size % 8, 0, "file size is a multiple of 8");
-
-	/* Round trip. */
 	err[0] = 0;
 	tap_is_int(try_open(img, size, err, sizeof err, &got), 0, "reads back: %s", err);
-	tap_is_int(got.n, expect.n, "same number of calls");
-	for (size_t i = 0; i < expect.n && i < got.n; i++)
-		tap_is_str(got.lines[i], expect.lines[i], "call %zu round-trips", i);
+	tap_is_int(got.n, expect->n, "same number of calls");
+	for (size_t i = 0; i < expect->n && i < got.n; i++)
+		tap_is_str(got.lines[i], expect->lines[i], "call %zu round-trips", i);
 
 	{
 		struct nvtxt_payload_reader *r;
@@ -357,8 +347,15 @@ int main(void)
 		}
 		free(copy);
 	}
+	rec_free(&got);
+}
 
-	/* Every prefix is rejected, as is, and with the size field patched. */
+/* Every prefix is rejected, as is, and with the size field patched. */
+static void test_prefixes(const unsigned char *img, size_t size)
+{
+	size_t crashed = 0;
+	char err[256];
+
 	for (size_t n = 0; n < size; n++) {
 		unsigned char *c = malloc(size);
 		memcpy(c, img, size);
@@ -372,8 +369,14 @@ int main(void)
 		free(c);
 	}
 	tap_is_int(crashed, 0, "all %zu prefixes are rejected (plain and with a patched size)", size);
+}
 
-	/* Single-byte corruptions: rejected, or decoded without harm. */
+/* Single-byte corruptions: rejected, or decoded without harm. */
+static void test_corruptions(const unsigned char *img, size_t size)
+{
+	size_t crashed = 0, rejected = 0, accepted = 0;
+	char err[256];
+
 	for (size_t i = 0; i < size; i++) {
 		static const unsigned char x[] = { 0x01, 0x80, 0xFF };
 		for (size_t k = 0; k < sizeof x; k++) {
@@ -393,16 +396,11 @@ int main(void)
 	tap_is_int(crashed, 0, "decompile and dump agree on every corruption");
 	tap_ok(rejected > 0, "single-byte corruptions: %zu rejected, %zu decoded (no crash)",
 	       rejected, accepted);
+}
 
-	/* Hostile counts and offsets. */
-	hostile(img, size, 32, UINT64_MAX, "an ordinal count of 2^64-1");
-	hostile(img, size, 40, UINT64_MAX, "a section count of 2^64-1");
-	hostile(img, size, 64 + 8, UINT64_MAX, "a section length of 2^64-1");
-	hostile(img, size, 64 + 8, size, "a section length past the end");
-	hostile(img, size, 64 + 8, UINT64_MAX - 15, "a section length that wraps");
-	sched = find_section(img, size, 2);
-	batch = find_section(img, size, 3);
-	tap_ok(sched && batch && sched < batch, "found a schema and, after it, a batch section");
+/* Hostile counts and offsets in the header, a schema (at sched) and a batch (at batch). */
+static void test_hostile_fields(const unsigned char *img, size_t size, size_t sched, size_t batch)
+{
 	hostile(img, size, sched + 40, UINT64_MAX / 64 + 1, "a schema entry count that overflows");
 	hostile(img, size, sched + 32, UINT64_MAX - 7, "a schema entry offset of 2^64-8");
 	hostile(img, size, sched + 8, UINT64_MAX, "a schema name offset of 2^64-1");
@@ -421,207 +419,247 @@ int main(void)
 	hostile(img, size, 48, 0x0105, "another compat ID");
 	hostile(img, size, batch + 24, 2, "a batch scope other than NONE");
 	hostile(img, size, batch + 40, get64(img + batch + 40) + 8, "flexData not right after the events");
-	{
-		size_t td = find_section(img, size, 1);
-		tap_ok(td != 0, "found the time domains");
-		if (td) {
-			hostile(img, size, td, 7, "a time domain's scope other than the page's");
-			hostile(img, size, td + 24, 1, "a time domain's timer flags other than the page's");
-			hostile(img, size, td + 32, 5, "a time domain's resolution other than the page's");
-			hostile(img, size, td + 40, 9, "a time domain's timer start other than the page's");
-		}
-		if (batch) {
-			/* the first byte of flexData */
-			size_t f = batch + get64(img + batch + 40);
-			unsigned char *c = malloc(size);
-			memcpy(c, img, size);
-			c[f] = 'x';
-			err[0] = 0;
-			tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "NUL"),
-			       "rejects flexData that does not start with NUL: %s", err);
-			free(c);
-		}
+}
+
+/* Hostile time domains, flexData and events offset. */
+static void test_hostile_layout(const unsigned char *img, size_t size, size_t batch)
+{
+	size_t td = find_section(img, size, 1);
+	unsigned char *c = malloc(size);
+	char err[256];
+
+	tap_ok(td != 0, "found the time domains");
+	if (td) {
+		hostile(img, size, td, 7, "a time domain's scope other than the page's");
+		hostile(img, size, td + 24, 1, "a time domain's timer flags other than the page's");
+		hostile(img, size, td + 32, 5, "a time domain's resolution other than the page's");
+		hostile(img, size, td + 40, 9, "a time domain's timer start other than the page's");
 	}
-	{
-		unsigned char *c = malloc(size);
+	if (batch) {
+		/* the first byte of flexData */
 		memcpy(c, img, size);
-		put64(c + batch + 16, 68);
+		c[batch + get64(img + batch + 40)] = 'x';
 		err[0] = 0;
-		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 &&
-		       strstr(err, "expected the events at offset 64, right after the batch header, found 68"),
-		       "an events offset of 68 is rejected for what it is: %s", err);
-		free(c);
+		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "NUL"),
+		       "rejects flexData that does not start with NUL: %s", err);
 	}
+	memcpy(c, img, size);
+	put64(c + batch + 16, 68);
+	err[0] = 0;
+	tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 &&
+	       strstr(err, "expected the events at offset 64, right after the batch header, found 68"),
+	       "an events offset of 68 is rejected for what it is: %s", err);
+	free(c);
+}
 
-	/* One meaning, one encoding: what the writer never writes is rejected. */
-	{
-		unsigned char *c = malloc(size);
-		size_t at = batch + 64;
-		memcpy(c, img, size);
-		/* the first batch's flags: sorted as it is, so UNSORTED is wrong */
-		put64(c + batch + 32, 6);
-		err[0] = 0;
-		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "TIME_SORTED"),
-		       "rejects UNSORTED on a sorted batch: %s", err);
-		memcpy(c, img, size);
-		/* a format 1.0 file, and a 2.1 one */
-		c[12] = 1;
-		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 &&
-		       strstr(err, "offset 12: expected format version 2.0, found 1.0 (an older format"),
-		       "rejects a 1.0 file, saying what to do: %s", err);
-		c[12] = 2;
-		c[14] = 1;
-		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 &&
-		       strstr(err, "found 2.1 (a newer format"), "rejects a 2.1 file: %s", err);
-		memcpy(c, img, size);
-		/* a schema numbered out of order */
-		put64(c + sched + 64, get64(img + sched + 64) + 1);
-		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "order they come"),
-		       "rejects a schema ID out of order: %s", err);
-		memcpy(c, img, size);
-		/* a record's first ordinal that is not the lowest one missing */
-		put64(c + at, 1);
-		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "lowest"),
-		       "rejects a batch that does not start at the lowest ordinal not read: %s", err);
-		memcpy(c, img, size);
-		/* the group flag taken off the last batch */
-		c[find_section(img, size, 3) - 12] ^= 1;
-		tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "flush group"),
-		       "rejects a group flag where the writer puts none: %s", err);
-		free(c);
+/* One meaning, one encoding: what the writer never writes is rejected. */
+static void test_one_encoding(const unsigned char *img, size_t size, size_t sched, size_t batch)
+{
+	char err[256];
+	unsigned char *c = malloc(size);
+	size_t at = batch + 64;
+
+	memcpy(c, img, size);
+	/* the first batch's flags: sorted as it is, so UNSORTED is wrong */
+	put64(c + batch + 32, 6);
+	err[0] = 0;
+	tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "TIME_SORTED"),
+	       "rejects UNSORTED on a sorted batch: %s", err);
+	memcpy(c, img, size);
+	/* a format 1.0 file, and a 2.1 one */
+	c[12] = 1;
+	tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 &&
+	       strstr(err, "offset 12: expected format version 2.0, found 1.0 (an older format"),
+	       "rejects a 1.0 file, saying what to do: %s", err);
+	c[12] = 2;
+	c[14] = 1;
+	tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 &&
+	       strstr(err, "found 2.1 (a newer format"), "rejects a 2.1 file: %s", err);
+	memcpy(c, img, size);
+	/* a schema numbered out of order */
+	put64(c + sched + 64, get64(img + sched + 64) + 1);
+	tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "order they come"),
+	       "rejects a schema ID out of order: %s", err);
+	memcpy(c, img, size);
+	/* a record's first ordinal that is not the lowest one missing */
+	put64(c + at, 1);
+	tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "lowest"),
+	       "rejects a batch that does not start at the lowest ordinal not read: %s", err);
+	memcpy(c, img, size);
+	/* the group flag taken off the last batch */
+	c[find_section(img, size, 3) - 12] ^= 1;
+	tap_ok(try_open(c, size, err, sizeof err, NULL) == -1 && strstr(err, "flush group"),
+	       "rejects a group flag where the writer puts none: %s", err);
+	free(c);
+}
+
+/* The writer checks the stream's contract. */
+static void test_writer_contract(void)
+{
+	FILE *f = tmpfile();
+	struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
+	struct nvtxt_backend be = nvtxt_payload_backend(w);
+	struct nvtxt_event ev = events[6];
+
+	ev.ordinal = 3;
+	errno = 0;
+	tap_ok(be.event(be.user, &ev) == -1 && errno == EINVAL, "writer rejects an ordinal out of sequence");
+	nvtxt_payload_writer_free(w);
+	fclose(f);
+}
+
+/*
+ * Many schemas in one flush group, their calls interleaved: the batches
+ * read first are still in use when the later schemas arrive.
+ */
+static void test_many_schemas(void)
+{
+	char err[256];
+	FILE *f = tmpfile();
+	struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
+	struct nvtxt_backend be = nvtxt_payload_backend(w);
+	struct nvtxt_payload_reader *r;
+	struct rec tmp = { 0 };
+	struct nvtxt_backend rb = { &tmp, rec_event, rec_unclosed, rec_finish };
+	static const enum nvtxt_command cmds[] = { NVTXT_CMD_MARKER, NVTXT_CMD_RANGE_START_END,
+		NVTXT_CMD_RANGE_PUSH, NVTXT_CMD_RANGE_POP };
+	uint64_t n = 0;
+	unsigned char *buf;
+	size_t len;
+	int ok = 1;
+
+	for (int round = 0; round < 3 && ok; round++)
+		for (int wide = 0; wide < 2 && ok; wide++)
+			for (int tb = 0; tb < NVTXT_TB_COUNT && ok; tb++)
+				for (size_t c = 0; c < 4 && ok; c++) {
+					struct nvtxt_event ev = { .command = cmds[c],
+						.present = TIMED, .time = round, .start = round,
+						.end = round + 1, .timebase = (enum nvtxt_timebase)tb,
+						.process_id = wide ? INT64_C(1) << 33 : 1, .thread_id = 2,
+						.ordinal = n++ };
+					if (cmds[c] == NVTXT_CMD_RANGE_START_END)
+						ev.present = B(START) | B(END) | B(TIMEBASE) |
+							     B(PROCESS_ID) | B(THREAD_ID);
+					ok = be.event(be.user, &ev) == 0;
+				}
+	ok = ok && be.finish(be.user) == 0;
+	nvtxt_payload_writer_free(w);
+	buf = read_back(f, &len);
+	ok = ok && buf;
+	tap_ok(ok, "writes %" PRIu64 " calls of 56 schemas", n);
+	err[0] = 0;
+	ok = nvtxt_payload_open(&r, buf, len, err, sizeof err) == 0 &&
+	     nvtxt_payload_decompile(r, &rb, err, sizeof err) == 0;
+	tap_ok(ok && tmp.n == n, "reads them back in order (%zu calls) %s", tmp.n, err);
+	for (size_t i = 1; i < tmp.n; i++)
+		if (!strstr(tmp.lines[i], "ord=") ||
+		    strtoull(strstr(tmp.lines[i], "ord=") + 4, NULL, 10) != i) {
+			tap_ok(0, "call %zu at its ordinal: %s", i, tmp.lines[i]);
+			break;
+		}
+	rec_free(&tmp);
+	nvtxt_payload_reader_free(r);
+	free(buf);
+}
+
+/* A back end that fails stops a decompile, with its error. */
+static void test_failing_backend(const unsigned char *img, size_t size)
+{
+	char err[256];
+	struct nvtxt_payload_reader *r;
+	struct nvtxt_backend be = { NULL, fail_after, rec_unclosed, rec_finish };
+	int left = 3;
+
+	be.user = &left;
+	if (nvtxt_payload_open(&r, img, size, err, sizeof err) == 0) {
+		tap_ok(nvtxt_payload_decompile(r, &be, err, sizeof err) == NVTXT_PAYLOAD_EIO &&
+		       strstr(err, "write error"), "a failing back end: %s", err);
+		nvtxt_payload_reader_free(r);
 	}
+}
 
-	/* The writer checks the stream's contract. */
-	{
-		FILE *f = tmpfile();
-		struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
-		struct nvtxt_backend be = nvtxt_payload_backend(w);
-		struct nvtxt_event ev = events[6];
+/* A large stream is flushed in bounded batches and round-trips. */
+static void test_large_stream(void)
+{
+	char err[256];
+	FILE *f = tmpfile();
+	struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
+	struct nvtxt_backend be = nvtxt_payload_backend(w);
+	struct nvtxt_event ev = events[6];
+	struct nvtxt_payload_reader *r;
+	const uint64_t n = 200000;
+	unsigned char *buf;
+	size_t len;
+	int ok = 1;
 
-		ev.ordinal = 3;
-		errno = 0;
-		tap_ok(be.event(be.user, &ev) == -1 && errno == EINVAL, "writer rejects an ordinal out of sequence");
-		nvtxt_payload_writer_free(w);
-		fclose(f);
+	ev.message.ptr = "a message";
+	ev.message.len = 9;
+	for (uint64_t i = 0; i < n && ok; i++) {
+		ev.ordinal = i;
+		ev.time = (int64_t)(i * 3 % 1000);
+		ok = be.event(be.user, &ev) == 0;
 	}
-
-	/*
-	 * Many schemas in one flush group, their calls interleaved: the batches
-	 * read first are still in use when the later schemas arrive.
-	 */
-	{
-		FILE *f = tmpfile();
-		struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
-		struct nvtxt_backend be = nvtxt_payload_backend(w);
-		struct nvtxt_payload_reader *r;
+	ok = ok && be.finish(be.user) == 0;
+	nvtxt_payload_writer_free(w);
+	buf = read_back(f, &len);
+	ok = ok && buf;
+	tap_ok(ok, "writes %" PRIu64 " markers (%zu bytes)", n, len);
+	err[0] = 0;
+	if (tap_ok(nvtxt_payload_open(&r, buf, len, err, sizeof err) == 0,
+		   "reads them back %s", err)) {
 		struct rec tmp = { 0 };
 		struct nvtxt_backend rb = { &tmp, rec_event, rec_unclosed, rec_finish };
-		static const enum nvtxt_command cmds[] = { NVTXT_CMD_MARKER, NVTXT_CMD_RANGE_START_END,
-			NVTXT_CMD_RANGE_PUSH, NVTXT_CMD_RANGE_POP };
-		uint64_t n = 0;
-		unsigned char *buf;
-		size_t len;
-		int ok = 1;
-
-		for (int round = 0; round < 3 && ok; round++)
-			for (int wide = 0; wide < 2 && ok; wide++)
-				for (int tb = 0; tb < NVTXT_TB_COUNT && ok; tb++)
-					for (size_t c = 0; c < 4 && ok; c++) {
-						struct nvtxt_event ev = { .command = cmds[c],
-							.present = TIMED, .time = round, .start = round,
-							.end = round + 1, .timebase = (enum nvtxt_timebase)tb,
-							.process_id = wide ? INT64_C(1) << 33 : 1, .thread_id = 2,
-							.ordinal = n++ };
-						if (cmds[c] == NVTXT_CMD_RANGE_START_END)
-							ev.present = B(START) | B(END) | B(TIMEBASE) |
-								     B(PROCESS_ID) | B(THREAD_ID);
-						ok = be.event(be.user, &ev) == 0;
-					}
-		ok = ok && be.finish(be.user) == 0;
-		nvtxt_payload_writer_free(w);
-		buf = read_back(f, &len);
-		ok = ok && buf;
-		tap_ok(ok, "writes %" PRIu64 " calls of 56 schemas", n);
-		err[0] = 0;
-		ok = nvtxt_payload_open(&r, buf, len, err, sizeof err) == 0 &&
-		     nvtxt_payload_decompile(r, &rb, err, sizeof err) == 0;
-		tap_ok(ok && tmp.n == n, "reads them back in order (%zu calls) %s", tmp.n, err);
-		for (size_t i = 1; i < tmp.n; i++)
-			if (!strstr(tmp.lines[i], "ord=") ||
-			    strtoull(strstr(tmp.lines[i], "ord=") + 4, NULL, 10) != i) {
-				tap_ok(0, "call %zu at its ordinal: %s", i, tmp.lines[i]);
-				break;
-			}
+		int rc = nvtxt_payload_decompile(r, &rb, err, sizeof err);
+		tap_ok(rc == 0 && tmp.n == n, "decompiles %zu calls %s", tmp.n, err);
 		rec_free(&tmp);
 		nvtxt_payload_reader_free(r);
-		free(buf);
 	}
-
-	/* A back end that fails stops a decompile, with its error. */
-	{
-		struct nvtxt_payload_reader *r;
-		struct nvtxt_backend be = { NULL, fail_after, rec_unclosed, rec_finish };
-		int left = 3;
-
-		be.user = &left;
-		if (nvtxt_payload_open(&r, img, size, err, sizeof err) == 0) {
-			tap_ok(nvtxt_payload_decompile(r, &be, err, sizeof err) == NVTXT_PAYLOAD_EIO &&
-			       strstr(err, "write error"), "a failing back end: %s", err);
-			nvtxt_payload_reader_free(r);
-		}
+	if (nvtxt_payload_open(&r, buf, len, err, sizeof err) == 0) {
+		char *text = NULL;
+		size_t tlen = 0, nb = 0;
+		FILE *m = open_memstream(&text, &tlen);
+		tap_ok(nvtxt_payload_dump(r, m, err, sizeof err) == 0, "dumps them %s", err);
+		fclose(m);
+		for (const char *p = text; (p = strstr(p, "\nbatch at ")); p++)
+			nb++;
+		tap_ok(nb == (n + 16383) / 16384, "%zu batches of at most 16384 events", nb);
+		free(text);
+		nvtxt_payload_reader_free(r);
 	}
+	free(buf);
+}
 
-	/* A large stream is flushed in bounded batches and round-trips. */
-	{
-		FILE *f = tmpfile();
-		struct nvtxt_payload_writer *w = nvtxt_payload_writer_new(f);
-		struct nvtxt_backend be = nvtxt_payload_backend(w);
-		struct nvtxt_event ev = events[6];
-		struct nvtxt_payload_reader *r;
-		const uint64_t n = 200000;
-		unsigned char *buf;
-		size_t len;
-		int ok = 1;
+int main(void)
+{
+	struct rec expect = { 0 };
+	size_t size = 0, sched, batch;
+	unsigned char *img = write_image(&size, &expect);
 
-		ev.message.ptr = "a message";
-		ev.message.len = 9;
-		for (uint64_t i = 0; i < n && ok; i++) {
-			ev.ordinal = i;
-			ev.time = (int64_t)(i * 3 % 1000);
-			ok = be.event(be.user, &ev) == 0;
-		}
-		ok = ok && be.finish(be.user) == 0;
-		nvtxt_payload_writer_free(w);
-		buf = read_back(f, &len);
-		ok = ok && buf;
-		tap_ok(ok, "writes %" PRIu64 " markers (%zu bytes)", n, len);
-		err[0] = 0;
-		if (tap_ok(nvtxt_payload_open(&r, buf, len, err, sizeof err) == 0,
-			   "reads them back %s", err)) {
-			struct rec tmp = { 0 };
-			struct nvtxt_backend rb = { &tmp, rec_event, rec_unclosed, rec_finish };
-			int rc = nvtxt_payload_decompile(r, &rb, err, sizeof err);
-			tap_ok(rc == 0 && tmp.n == n, "decompiles %zu calls %s", tmp.n, err);
-			rec_free(&tmp);
-			nvtxt_payload_reader_free(r);
-		}
-		if (nvtxt_payload_open(&r, buf, len, err, sizeof err) == 0) {
-			char *text = NULL;
-			size_t tlen = 0, nb = 0;
-			FILE *m = open_memstream(&text, &tlen);
-			tap_ok(nvtxt_payload_dump(r, m, err, sizeof err) == 0, "dumps them %s", err);
-			fclose(m);
-			for (const char *p = text; (p = strstr(p, "\nbatch at ")); p++)
-				nb++;
-			tap_ok(nb == (n + 16383) / 16384, "%zu batches of at most 16384 events", nb);
-			free(text);
-			nvtxt_payload_reader_free(r);
-		}
-		free(buf);
-	}
-
+	tap_ok(img != NULL, "writer accepts the hand-built stream (%zu bytes)", size);
+	if (!img)
+		return tap_done();
+	tap_ok(nvtxt_payload_sniff(img, size), "sniff sees the magic");
+	tap_ok(!nvtxt_payload_sniff("Marker, 1", 9), "sniff rejects NVTXT text");
+	tap_is_int(size % 8, 0, "file size is a multiple of 8");
+	test_round_trip(img, size, &expect);
+	test_prefixes(img, size);
+	test_corruptions(img, size);
+	hostile(img, size, 32, UINT64_MAX, "an ordinal count of 2^64-1");
+	hostile(img, size, 40, UINT64_MAX, "a section count of 2^64-1");
+	hostile(img, size, 64 + 8, UINT64_MAX, "a section length of 2^64-1");
+	hostile(img, size, 64 + 8, size, "a section length past the end");
+	hostile(img, size, 64 + 8, UINT64_MAX - 15, "a section length that wraps");
+	sched = find_section(img, size, 2);
+	batch = find_section(img, size, 3);
+	tap_ok(sched && batch && sched < batch, "found a schema and, after it, a batch section");
+	test_hostile_fields(img, size, sched, batch);
+	test_hostile_layout(img, size, batch);
+	test_one_encoding(img, size, sched, batch);
+	test_writer_contract();
+	test_many_schemas();
+	test_failing_backend(img, size);
+	test_large_stream();
 	rec_free(&expect);
-	rec_free(&got);
 	free(img);
 	return tap_done();
 }
