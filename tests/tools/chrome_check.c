@@ -273,22 +273,158 @@ static int done(int rc, json_t *doc)
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* Where the walk of the export is in each kind of record, and what it counted. */
+struct walk {
+	json_t *events;
+	size_t imarker, ise, iproc; /* the next record of each kind (next_of) */
+	size_t nranges;             /* push/pop ranges seen in the export */
+	size_t nmarker, nse;        /* records of each kind */
+};
+
+/* An instant event: the next marker. */
+static void check_marker(struct walk *w, size_t i, json_t *e)
+{
+	struct rec *r = next_of(&w->imarker, NVTXT_CMD_MARKER);
+
+	CHECK(r, "event %zu: an instant event more than the %zu markers", i, w->nmarker);
+	if (!r)
+		return;
+	CHECK(!json_object_get(e, "s"), "marker at line %u: \"s\" (thread scope is the default)", r->line);
+	check_event(e, r, "marker");
+}
+
+/* A push/pop range: X, or for one of length zero a B and an E with the same args. Returns the events it took. */
+static size_t check_pushpop(struct walk *w, size_t i, json_t *e, const char *ph)
+{
+	json_t *args = json_object_get(e, "args");
+	struct rec *p = push_at_line((uint32_t)num(args, "line"));
+	json_t *end = strcmp(ph, "B") == 0 ? json_array_get(w->events, i + 1) : e;
+	int64_t t_end;
+
+	CHECK(p, "event %zu: a range whose args.line %" PRId64 " is no push's line", i, num(args, "line"));
+	if (!p)
+		return 1;
+	CHECK(p->shown == SIZE_MAX, "push at line %u: its range is written twice", p->line);
+	p->shown = i;
+	w->nranges++;
+	check_event(e, p, "push");
+	CHECK(json_is_true(json_object_get(args, "unclosed")) == p->unclosed,
+	      "push at line %u: args.unclosed %s", p->line, p->unclosed ? "missing" : "on a closed range");
+	if (strcmp(ph, "B") == 0) {
+		CHECK(end && strcmp(str(end, "ph"), "E") == 0 && strcmp(str(end, "name"), str(e, "name")) == 0 &&
+		      json_equal(json_object_get(end, "args"), args),
+		      "push at line %u: B not followed by an E with the same name and args", p->line);
+		CHECK(p->t1 <= p->t0, "push at line %u: B/E for a range longer than zero (X expected)", p->line);
+		t_end = end ? event_ns(end) : INT64_MIN;
+	} else {
+		CHECK(p->t1 > p->t0, "push at line %u: X for a range of length zero (B/E expected)", p->line);
+		t_end = end_ns(e);
+	}
+	CHECK(t_end == p->t1, "%s at line %u: ends at %" PRId64 " ns, expected %" PRId64,
+	      p->unclosed ? "unclosed push" : "pop", p->unclosed ? p->line : p->pop_line, t_end, p->t1);
+	return strcmp(ph, "B") == 0 ? 2 : 1;
+}
+
+/* A start/end range: b and e, or for one of length zero an async instant n. Returns the events it took. */
+static size_t check_startend(struct walk *w, size_t i, json_t *e, const char *ph)
+{
+	bool instant = strcmp(ph, "n") == 0;
+	json_t *end = instant ? e : json_array_get(w->events, i + 1);
+	struct rec *r = next_of(&w->ise, NVTXT_CMD_RANGE_START_END);
+
+	CHECK(r, "event %zu: a %s event more than the %zu start/end ranges", i, ph, w->nse);
+	if (!r)
+		return 1;
+	CHECK(strcmp(str(e, "name"), r->message) == 0, "start/end at line %u: name", r->line);
+	CHECK(event_ns(e) == r->t0, "start/end at line %u: start %" PRId64 " ns, expected %" PRId64,
+	      r->line, event_ns(e), r->t0);
+	check_args(e, r, "start/end");
+	CHECK(!instant || r->t1 == r->t0, "start/end at line %u: n for a range longer than zero (b/e expected)",
+	      r->line);
+	CHECK(instant || r->t1 != r->t0, "start/end at line %u: b/e for a range of length zero (n expected)",
+	      r->line);
+	CHECK(instant || (end && strcmp(str(end, "ph"), "e") == 0 && num(end, "id") == num(e, "id") &&
+	      strcmp(str(end, "name"), r->message) == 0 && strcmp(str(end, "cat"), str(e, "cat")) == 0),
+	      "start/end at line %u: no matching e event after the b event", r->line);
+	CHECK(instant || !end || !json_object_get(end, "args"),
+	      "start/end at line %u: args on the e event (the b has them)", r->line);
+	if (end)
+		CHECK(event_ns(end) == r->t1, "start/end at line %u: end %" PRId64 " ns, expected %" PRId64,
+		      r->line, event_ns(end), r->t1);
+	/* ids are unique */
+	for (size_t k = 0; k < i; k++) {
+		json_t *o = json_array_get(w->events, k);
+		if ((strcmp(str(o, "ph"), "b") == 0 || strcmp(str(o, "ph"), "n") == 0) && num(o, "id") == num(e, "id"))
+			CHECK(0, "start/end at line %u: id %" PRId64 " used twice", r->line, num(e, "id"));
+	}
+	return instant ? 1 : 2;
+}
+
+/* A metadata event: a process's name from the next NameProcess, a thread's from some NameOsThread. */
+static void check_metadata(struct walk *w, size_t i, json_t *e)
+{
+	const char *what = str(e, "name");
+	const char *name = str(json_object_get(e, "args"), "name");
+
+	if (strcmp(what, "process_name") == 0) {
+		struct rec *r = next_of(&w->iproc, NVTXT_CMD_NAME_PROCESS);
+		CHECK(r && r->pid == num(e, "pid") && strcmp(r->name, name) == 0,
+		      "process_name '%s' of pid %" PRId64 " matches no NameProcess", name, num(e, "pid"));
+	} else if (strcmp(what, "thread_name") == 0) {
+		int found = 0;
+		for (size_t k = 0; k < nrecs; k++)
+			found |= recs[k].cmd == NVTXT_CMD_NAME_OS_THREAD && recs[k].tid == num(e, "tid") &&
+				 recs[k].pid == num(e, "pid") && strcmp(recs[k].name, name) == 0;
+		CHECK(found, "thread_name '%s' of tid %" PRId64 " matches no NameOsThread", name, num(e, "tid"));
+	} else {
+		CHECK(0, "event %zu: unexpected metadata '%s'", i, what);
+	}
+}
+
+/* Every event of the export against the records, in order; then what the export lacks. */
+static void check_events(struct walk *w)
+{
+	for (size_t i = 0; i < json_array_size(w->events);) {
+		json_t *e = json_array_get(w->events, i);
+		const char *ph = str(e, "ph");
+
+		if (strcmp(ph, "i") == 0) {
+			check_marker(w, i, e);
+			i++;
+		} else if (strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0) {
+			i += check_pushpop(w, i, e, ph);
+		} else if (strcmp(ph, "b") == 0 || strcmp(ph, "n") == 0) {
+			i += check_startend(w, i, e, ph);
+		} else if (strcmp(ph, "M") == 0) {
+			check_metadata(w, i, e);
+			i++;
+		} else {
+			CHECK(0, "event %zu: unexpected phase '%s'", i, ph);
+			i++;
+		}
+	}
+	CHECK(w->imarker >= nrecs || !next_of(&w->imarker, NVTXT_CMD_MARKER), "markers missing from the export");
+	/* a range that starts with its parent comes after it (speedscope keeps their order) */
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct rec *r = &recs[i], *p = r->parent == SIZE_MAX ? NULL : &recs[r->parent];
+		if (r->cmd == NVTXT_CMD_RANGE_PUSH && p && p->t0 == r->t0 && r->t1 > r->t0 && p->t1 > p->t0)
+			CHECK(p->shown < r->shown, "push at line %u: its range comes before its parent's (line %u), "
+			      "which starts at the same time", r->line, p->line);
+	}
+	CHECK(w->ise >= nrecs || !next_of(&w->ise, NVTXT_CMD_RANGE_START_END),
+	      "start/end ranges missing from the export");
+	CHECK(w->iproc >= nrecs || !next_of(&w->iproc, NVTXT_CMD_NAME_PROCESS), "process names missing from the export");
+}
+
+/* The records of path (it must compile clean), with the conversions of argv[3...]: 0, or 2 (said). */
+static int read_records(const char *path, int argc, char **argv)
 {
 	struct nvtxt_backend be = { .event = record };
 	struct nvtxt_diag_config cfg;
 	struct nvtxt_compile_options co = { 0 };
 	struct nvtxt_compile_result res;
-	json_error_t jerr;
-	json_t *doc, *events;
-	size_t i, k, nmarker = 0, npush = 0, npop = 0, nse = 0, nproc = 0, nranges = 0;
-	size_t imarker = 0, ise = 0, iproc = 0;
 	int fd;
 
-	if (argc < 3) {
-		fputs("usage: chrome_check FILE.nvtxt EXPORT.json [CONVERSION]...\n", stderr);
-		return 2;
-	}
 	nvtxt_tconv_init(&tc);
 	for (int a = 3; a < argc; a++) {
 		char err[256];
@@ -297,154 +433,62 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	fd = open(argv[1], O_RDONLY);
+	fd = open(path, O_RDONLY);
 	if (fd < 0) {
-		perror(argv[1]);
+		perror(path);
 		return 2;
 	}
 	nvtxt_diag_config_init(&cfg);
-	co.display_name = argv[1];
+	co.display_name = path;
 	co.fd = fd;
 	co.diag_config = &cfg;
 	co.sink = (struct nvtxt_diag_sink){ NULL, quiet_report };
 	co.backend = &be;
 	if (nvtxt_compile(&co, &res) != 0) {
-		fprintf(stderr, "chrome_check: %s does not compile clean\n", argv[1]);
-		return done(2, NULL);
+		fprintf(stderr, "chrome_check: %s does not compile clean\n", path);
+		return 2;
 	}
 	close(fd);
+	return 0;
+}
 
+int main(int argc, char **argv)
+{
+	struct walk w = { 0 };
+	size_t npush = 0, npop = 0, nproc = 0;
+	json_error_t jerr;
+	json_t *doc;
+
+	if (argc < 3) {
+		fputs("usage: chrome_check FILE.nvtxt EXPORT.json [CONVERSION]...\n", stderr);
+		return 2;
+	}
+	if (read_records(argv[1], argc, argv) != 0)
+		return done(2, NULL);
 	doc = json_load_file(argv[2], 0, &jerr);
 	if (!doc) {
 		printf("chrome_check: %s:%d:%d: not JSON: %s\n", argv[2], jerr.line, jerr.column, jerr.text);
 		return done(1, NULL);
 	}
-	events = json_object_get(doc, "traceEvents");
-	CHECK(json_is_array(events), "no traceEvents array");
+	w.events = json_object_get(doc, "traceEvents");
+	CHECK(json_is_array(w.events), "no traceEvents array");
 	CHECK(strcmp(str(doc, "displayTimeUnit"), "ns") == 0, "displayTimeUnit is not \"ns\"");
 	origin = num(json_object_get(doc, "otherData"), "nvtxtc_time_origin_ns");
 	if (failures)
 		return done(1, doc);
-
-	for (i = 0; i < nrecs; i++) {
-		nmarker += recs[i].cmd == NVTXT_CMD_MARKER;
+	for (size_t i = 0; i < nrecs; i++) {
+		w.nmarker += recs[i].cmd == NVTXT_CMD_MARKER;
 		npush += recs[i].cmd == NVTXT_CMD_RANGE_PUSH;
 		npop += recs[i].cmd == NVTXT_CMD_RANGE_POP;
-		nse += recs[i].cmd == NVTXT_CMD_RANGE_START_END;
+		w.nse += recs[i].cmd == NVTXT_CMD_RANGE_START_END;
 		nproc += recs[i].cmd == NVTXT_CMD_NAME_PROCESS;
 	}
 	pair_ranges();
-	/* walks the records of one kind in order, alongside the events of the matching phase */
-#define NEXT(idx, command) next_of(&(idx), (command))
-	for (i = 0; i < json_array_size(events); i++) {
-		json_t *e = json_array_get(events, i);
-		const char *ph = str(e, "ph");
-		struct rec *r;
-
-		if (strcmp(ph, "i") == 0) {
-			r = NEXT(imarker, NVTXT_CMD_MARKER);
-			CHECK(r, "event %zu: an instant event more than the %zu markers", i, nmarker);
-			if (!r)
-				continue;
-			CHECK(!json_object_get(e, "s"), "marker at line %u: \"s\" (thread scope is the default)", r->line);
-			check_event(e, r, "marker");
-		} else if (strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0) {
-			/* a push/pop range: X, or for one of length zero a B and an E with the same args */
-			json_t *args = json_object_get(e, "args");
-			struct rec *p = push_at_line((uint32_t)num(args, "line"));
-			json_t *end = strcmp(ph, "B") == 0 ? json_array_get(events, i + 1) : e;
-			int64_t t_end;
-			CHECK(p, "event %zu: a range whose args.line %" PRId64 " is no push's line", i, num(args, "line"));
-			if (!p)
-				continue;
-			CHECK(p->shown == SIZE_MAX, "push at line %u: its range is written twice", p->line);
-			p->shown = i;
-			nranges++;
-			check_event(e, p, "push");
-			CHECK(json_is_true(json_object_get(args, "unclosed")) == p->unclosed,
-			      "push at line %u: args.unclosed %s", p->line, p->unclosed ? "missing" : "on a closed range");
-			if (strcmp(ph, "B") == 0) {
-				CHECK(end && strcmp(str(end, "ph"), "E") == 0 && strcmp(str(end, "name"), str(e, "name")) == 0 &&
-				      json_equal(json_object_get(end, "args"), args),
-				      "push at line %u: B not followed by an E with the same name and args", p->line);
-				CHECK(p->t1 <= p->t0, "push at line %u: B/E for a range longer than zero (X expected)", p->line);
-				i++;
-				t_end = end ? event_ns(end) : INT64_MIN;
-			} else {
-				CHECK(p->t1 > p->t0, "push at line %u: X for a range of length zero (B/E expected)", p->line);
-				t_end = end_ns(e);
-			}
-			CHECK(t_end == p->t1, "%s at line %u: ends at %" PRId64 " ns, expected %" PRId64,
-			      p->unclosed ? "unclosed push" : "pop", p->unclosed ? p->line : p->pop_line, t_end, p->t1);
-		} else if (strcmp(ph, "b") == 0 || strcmp(ph, "n") == 0) {
-			/* a start/end range: b and e, or for one of length zero an async instant n */
-			bool instant = strcmp(ph, "n") == 0;
-			json_t *end = instant ? e : json_array_get(events, i + 1);
-			r = NEXT(ise, NVTXT_CMD_RANGE_START_END);
-			CHECK(r, "event %zu: a %s event more than the %zu start/end ranges", i, ph, nse);
-			if (!r)
-				continue;
-			CHECK(strcmp(str(e, "name"), r->message) == 0, "start/end at line %u: name", r->line);
-			CHECK(event_ns(e) == r->t0, "start/end at line %u: start %" PRId64 " ns, expected %" PRId64,
-			      r->line, event_ns(e), r->t0);
-			check_args(e, r, "start/end");
-			CHECK(!instant || r->t1 == r->t0, "start/end at line %u: n for a range longer than zero (b/e expected)",
-			      r->line);
-			CHECK(instant || r->t1 != r->t0, "start/end at line %u: b/e for a range of length zero (n expected)",
-			      r->line);
-			CHECK(instant || (end && strcmp(str(end, "ph"), "e") == 0 && num(end, "id") == num(e, "id") &&
-			      strcmp(str(end, "name"), r->message) == 0 && strcmp(str(end, "cat"), str(e, "cat")) == 0),
-			      "start/end at line %u: no matching e event after the b event", r->line);
-			CHECK(instant || !end || !json_object_get(end, "args"),
-			      "start/end at line %u: args on the e event (the b has them)", r->line);
-			if (end)
-				CHECK(event_ns(end) == r->t1, "start/end at line %u: end %" PRId64 " ns, expected %" PRId64,
-				      r->line, event_ns(end), r->t1);
-			/* ids are unique */
-			for (k = 0; k < i; k++) {
-				json_t *o = json_array_get(events, k);
-				if ((strcmp(str(o, "ph"), "b") == 0 || strcmp(str(o, "ph"), "n") == 0) &&
-				    num(o, "id") == num(e, "id"))
-					CHECK(0, "start/end at line %u: id %" PRId64 " used twice", r->line, num(e, "id"));
-			}
-			i += !instant; /* the e event */
-		} else if (strcmp(ph, "M") == 0) {
-			const char *what = str(e, "name");
-			const char *name = str(json_object_get(e, "args"), "name");
-			if (strcmp(what, "process_name") == 0) {
-				r = NEXT(iproc, NVTXT_CMD_NAME_PROCESS);
-				CHECK(r && r->pid == num(e, "pid") && strcmp(r->name, name) == 0,
-				      "process_name '%s' of pid %" PRId64 " matches no NameProcess", name, num(e, "pid"));
-			} else if (strcmp(what, "thread_name") == 0) {
-				/* some NameOsThread gave this thread this name */
-				int found = 0;
-				for (k = 0; k < nrecs; k++)
-					found |= recs[k].cmd == NVTXT_CMD_NAME_OS_THREAD && recs[k].tid == num(e, "tid") &&
-						 recs[k].pid == num(e, "pid") &&
-						 strcmp(recs[k].name, name) == 0;
-				CHECK(found, "thread_name '%s' of tid %" PRId64 " matches no NameOsThread", name,
-				      num(e, "tid"));
-			} else {
-				CHECK(0, "event %zu: unexpected metadata '%s'", i, what);
-			}
-		} else {
-			CHECK(0, "event %zu: unexpected phase '%s'", i, ph);
-		}
-	}
-	CHECK(imarker >= nrecs || !NEXT(imarker, NVTXT_CMD_MARKER), "markers missing from the export");
-	CHECK(nranges == npush, "%zu push/pop ranges in the export, expected %zu", nranges, npush);
-	/* a range that starts with its parent comes after it (speedscope keeps their order) */
-	for (i = 0; i < nrecs; i++) {
-		const struct rec *r = &recs[i], *p = r->parent == SIZE_MAX ? NULL : &recs[r->parent];
-		if (r->cmd == NVTXT_CMD_RANGE_PUSH && p && p->t0 == r->t0 && r->t1 > r->t0 && p->t1 > p->t0)
-			CHECK(p->shown < r->shown, "push at line %u: its range comes before its parent's (line %u), "
-			      "which starts at the same time", r->line, p->line);
-	}
-	CHECK(ise >= nrecs || !NEXT(ise, NVTXT_CMD_RANGE_START_END), "start/end ranges missing from the export");
-	CHECK(iproc >= nrecs || !NEXT(iproc, NVTXT_CMD_NAME_PROCESS), "process names missing from the export");
+	check_events(&w);
+	CHECK(w.nranges == npush, "%zu push/pop ranges in the export, expected %zu", w.nranges, npush);
 	if (failures)
 		return done(1, doc);
-	printf("ok: %zu markers, %zu pushes, %zu pops, %zu start/end ranges, %zu process names\n", nmarker, npush,
-	       npop, nse, nproc);
+	printf("ok: %zu markers, %zu pushes, %zu pops, %zu start/end ranges, %zu process names\n", w.nmarker, npush,
+	       npop, w.nse, nproc);
 	return done(0, doc);
 }
