@@ -323,6 +323,7 @@ static char *print_one(const struct nvtxt_diag *d, const struct nvtxt_source *sr
 	return m.buf;
 }
 
+/* The printer: an error with a caret, a fix-it and notes, with and without source; a warning; -Werror. */
 static void test_printer(void)
 {
 	struct fake_src fs = { src_lines, sizeof src_lines / sizeof *src_lines, 0 };
@@ -387,14 +388,23 @@ static void test_printer(void)
 	tap_is_str(out, "w.nvtxt:1:1: error: open [-Werror=unclosed-range]\n",
 		   "printer: a promoted warning is an error [-Werror=name]");
 	free(out);
+}
 
-	/* display columns: tabs become blanks to the next multiple of 8; a token of length 0 is a lone caret */
+/* The printer's columns: tabs, wide characters, UTF-8. */
+static void test_printer_columns(void)
+{
+	struct fake_src fs = { src_lines, sizeof src_lines / sizeof *src_lines, 0 };
+	struct nvtxt_source src = { &fs, fake_line };
+	struct nvtxt_diag d;
+	char *out;
+
 	memset(&d, 0, sizeof(d));
 	d.severity = NVTXT_SEV_ERROR;
 	d.check = NVTXT_CHECK_INVALID_COLOR;
 	d.file = "t";
-	d.loc = at(2, 10, 1);
 	d.message = "m";
+	/* display columns: tabs become blanks to the next multiple of 8; a token of length 0 is a lone caret */
+	d.loc = at(2, 10, 1);
 	out = print_one(&d, &src, false);
 	tap_is_str(out, "t:2:10: error: m [invalid-color]\n    2 |         Marker, 7\n      |                 ^\n",
 		   "printer: tabs are blanks to the next multiple of 8, in both lines");
@@ -430,7 +440,23 @@ static void test_printer(void)
 		   "      | " "          " "^~~~~\n",
 		   "printer: a token with UTF-8 gets one ~ per character");
 	free(out);
+}
 
+/* The printer's excerpt at the edges: control bytes, an empty line, past the end, no text, wide gutters. */
+static void test_printer_edges(void)
+{
+	struct fake_src fs = { src_lines, sizeof src_lines / sizeof *src_lines, 0 };
+	struct nvtxt_source src = { &fs, fake_line };
+	struct nvtxt_diag d;
+	struct fake_src fsw = { src_lines, sizeof src_lines / sizeof *src_lines, 0 };
+	struct nvtxt_source sw = { &fsw, any_line };
+	char *out;
+
+	memset(&d, 0, sizeof(d));
+	d.severity = NVTXT_SEV_ERROR;
+	d.check = NVTXT_CHECK_INVALID_COLOR;
+	d.file = "t";
+	d.message = "m";
 	/* control bytes shown as '?'; an empty line; past the end of the line */
 	d.loc = at(6, 2, 1);
 	out = print_one(&d, &src, false);
@@ -457,49 +483,60 @@ static void test_printer(void)
 	free(out);
 
 	/* wide line numbers widen the gutter */
-	{
-		struct fake_src fsw = { src_lines, sizeof src_lines / sizeof *src_lines, 0 };
-		struct nvtxt_source sw = { &fsw, any_line };
-		d.loc = at(123456, 2, 1);
-		out = print_one(&d, &sw, false);
-		tap_is_str(out, "t:123456:2: error: m [invalid-color]\n 123456 | abc\n        |  ^\n",
-			   "printer: a six-digit line number");
-		free(out);
-		d.loc = at(1234, 1, 1);
-		out = print_one(&d, &sw, false);
-		tap_is_str(out, "t:1234:1: error: m [invalid-color]\n 1234 | abc\n      | ^\n",
-			   "printer: a four-digit line number");
-		free(out);
-	}
+	d.loc = at(123456, 2, 1);
+	out = print_one(&d, &sw, false);
+	tap_is_str(out, "t:123456:2: error: m [invalid-color]\n 123456 | abc\n        |  ^\n",
+		   "printer: a six-digit line number");
+	free(out);
+	d.loc = at(1234, 1, 1);
+	out = print_one(&d, &sw, false);
+	tap_is_str(out, "t:1234:1: error: m [invalid-color]\n 1234 | abc\n      | ^\n",
+		   "printer: a four-digit line number");
+	free(out);
+}
 
-	/* a long line is cut to a window around the caret */
-	{
-		char line[301];
-		const char *const lines[] = { line };
-		struct fake_src fsl = { lines, 1, 0 };
-		struct nvtxt_source sl = { &fsl, fake_line };
-		char want[1024];
-		int n;
+/* The printer cuts a long line to a window around the caret. */
+static void test_printer_long_line(void)
+{
+	char line[301];
+	const char *const lines[] = { line };
+	struct fake_src fsl = { lines, 1, 0 };
+	struct nvtxt_source sl = { &fsl, fake_line };
+	char want[1024], *out;
+	struct nvtxt_diag d;
+	int n;
 
-		for (int i = 0; i < 300; i++)
-			line[i] = (char)('a' + i % 26);
-		line[300] = '\0';
-		d.loc = at(1, 200, 3);
-		out = print_one(&d, &sl, false);
-		/* shows bytes 119..278 (160 of them) between "..." marks; caret 80 in */
-		n = snprintf(want, sizeof want, "t:1:200: error: m [invalid-color]\n    1 | ...%.160s...\n      |    %80s^~~\n",
-			     line + 119, "");
-		tap_ok(n > 0 && (size_t)n < sizeof want, "printer: long line expectation built");
-		tap_is_str(out, want, "printer: a 300-byte line shows a 160-byte window");
-		free(out);
-		d.loc = at(1, 5, 1);
-		out = print_one(&d, &sl, false);
-		n = snprintf(want, sizeof want, "t:1:5: error: m [invalid-color]\n    1 | %.160s...\n      |     ^\n", line);
-		tap_is_str(out, want, "printer: a window at the start has no leading ...");
-		free(out);
-	}
+	for (int i = 0; i < 300; i++)
+		line[i] = (char)('a' + i % 26);
+	line[300] = '\0';
+	memset(&d, 0, sizeof(d));
+	d.severity = NVTXT_SEV_ERROR;
+	d.check = NVTXT_CHECK_INVALID_COLOR;
+	d.file = "t";
+	d.message = "m";
+	d.loc = at(1, 200, 3);
+	out = print_one(&d, &sl, false);
+	/* shows bytes 119..278 (160 of them) between "..." marks; caret 80 in */
+	n = snprintf(want, sizeof want, "t:1:200: error: m [invalid-color]\n    1 | ...%.160s...\n      |    %80s^~~\n",
+		     line + 119, "");
+	tap_ok(n > 0 && (size_t)n < sizeof want, "printer: long line expectation built");
+	tap_is_str(out, want, "printer: a 300-byte line shows a 160-byte window");
+	free(out);
+	d.loc = at(1, 5, 1);
+	out = print_one(&d, &sl, false);
+	n = snprintf(want, sizeof want, "t:1:5: error: m [invalid-color]\n    1 | %.160s...\n      |     ^\n", line);
+	tap_is_str(out, want, "printer: a window at the start has no leading ...");
+	free(out);
+}
 
-	/* color */
+/* The printer's colors. */
+static void test_printer_color(void)
+{
+	struct fake_src fs = { src_lines, sizeof src_lines / sizeof *src_lines, 0 };
+	struct nvtxt_source src = { &fs, fake_line };
+	struct nvtxt_diag d;
+	char *out;
+
 	memset(&d, 0, sizeof(d));
 	d.severity = NVTXT_SEV_ERROR;
 	d.check = NVTXT_CHECK_INVALID_COLOR;
@@ -568,6 +605,10 @@ int main(void)
 	test_levels();
 	test_caps();
 	test_printer();
+	test_printer_columns();
+	test_printer_edges();
+	test_printer_long_line();
+	test_printer_color();
 	test_engine_to_printer();
 	return tap_done();
 }
