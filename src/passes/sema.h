@@ -88,13 +88,16 @@ bool sema_fast_call(struct sema *s, const struct line_rec *rec, const char *line
 size_t sema_fast_calls(struct sema *s, const struct line_rec *recs, size_t n, const char *bytes,
 		       const struct fast_value *values, uint32_t lineno, uint64_t line_offset, uint64_t *taken_bytes);
 /*
- * A call whose own checks were done elsewhere (a payload file's record,
- * nvtxt-payload(5) VALIDATION, checks every value as a call's checks do):
- * runs the event passes (pairing, category, naming) and hands it to the
- * back end, as a call that passed its checks.  ev->loc is where its
- * diagnostics point; ev->ordinal and ev->push are set by the passes.
+ * Calls whose own checks were done elsewhere (a payload file's records,
+ * nvtxt-payload(5) VALIDATION, checks every value as a call's checks do),
+ * the n at ev in order: runs the event passes (pairing, category, naming)
+ * on each and hands it to the back end, as a call that passed its checks,
+ * and stops after the first whose back end failed (sema_status tells).
+ * ev[i].loc is where its diagnostics point; ev[i].ordinal and ev[i].push
+ * are set by the passes.  One call for the run (a payload's chunk of
+ * 1024), so that each costs no call of its own.
  */
-void sema_event(struct sema *s, struct nvtxt_event *ev);
+void sema_events(struct sema *s, struct nvtxt_event *ev, size_t n);
 void sema_free(struct sema *s);
 
 /* --- pairing: RangePush/RangePop per (ProcessId, ThreadId) ------------------ */

@@ -3,7 +3,8 @@
  * full path of sema.c and sema_check.c, the fast path of sema_fast.c) and
  * a payload record's: the event passes (pairing, category, naming) and
  * the back end.  The body is sema_call_checked_inline (sema_internal.h),
- * which the fast path's loop over a run of calls inlines.
+ * which the fast path's loop over a run of calls and sema_events (a
+ * payload's chunk of calls) inline.
  *
  * Rules: nvtxt(5), SEMANTIC RULES.
  */
@@ -27,8 +28,10 @@ void sema_call_checked(struct sema *s, struct nvtxt_event *ev)
 	sema_call_checked_inline(s, ev);
 }
 
-void sema_event(struct sema *s, struct nvtxt_event *ev)
+void sema_events(struct sema *s, struct nvtxt_event *ev, size_t n)
 {
-	ev->push = NULL;
-	sema_call_checked(s, ev);
+	for (size_t i = 0; i < n && s->status == NVTXT_OK; i++) {
+		ev[i].push = NULL;
+		sema_call_checked_inline(s, &ev[i]);
+	}
 }

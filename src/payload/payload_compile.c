@@ -33,23 +33,18 @@ struct payload_run {
 	size_t errlen;
 };
 
-/* A call of the reader's chunk (ours to change), at its line of the normal form. */
-static int to_passes(void *user, struct nvtxt_event *ev)
+/* Calls of the reader's chunk (ours to change), their loc at their lines of the normal form (pr_calls.lines). */
+static int to_passes(void *user, struct nvtxt_event *ev, size_t n)
 {
 	struct payload_run *run = user;
 	int e;
 
-	ev->loc.line = ev->ordinal < UINT32_MAX ? (uint32_t)ev->ordinal + 1 : UINT32_MAX;
-	ev->loc.col = 1;
-	ev->loc.len = 0;
-	ev->loc.line_offset = 0;
-	sema_event(run->sema, ev);
-	if (sema_status(run->sema, &e) != NVTXT_OK) {
-		/* the back end's failure stops the reader; its status is taken from the passes after */
-		errno = e ? e : EIO;
-		return -1;
-	}
-	return 0;
+	sema_events(run->sema, ev, n);
+	if (sema_status(run->sema, &e) == NVTXT_OK)
+		return 0;
+	/* the back end's failure stops the reader; its status is taken from the passes after */
+	errno = e ? e : EIO;
+	return -1;
 }
 
 static int to_nothing(void *user)
@@ -60,7 +55,7 @@ static int to_nothing(void *user)
 
 static void run_passes(struct payload_run *run)
 {
-	struct pr_calls calls = { run, to_passes, to_nothing };
+	struct pr_calls calls = { run, to_passes, to_nothing, true };
 
 	run->sema = sema_new(&run->diags, run->opt->backend);
 	run->rc = pr_decompile(run->r, &calls, run->err, run->errlen);

@@ -535,15 +535,17 @@ static void pr_timed_event(const struct pr_batch *b, const unsigned char *rec, s
 }
 
 /* The call of a record (pr_fill's, where it is inlined). */
-static void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev)
+static void pr_event(const struct pr_batch *b, const unsigned char *rec, struct nvtxt_event *ev, bool lines)
 {
 	const struct pr_schema *s = b->s;
+	uint64_t ord = pl_get64(rec + s->roff[PL_R_ORDINAL]);
+	uint32_t line = ord < UINT32_MAX ? (uint32_t)ord + 1 : UINT32_MAX;
 
 	ev->command = (enum nvtxt_command)s->cmd;
 	ev->timebase = (enum nvtxt_timebase)s->timebase;
-	ev->ordinal = pl_get64(rec + s->roff[PL_R_ORDINAL]);
+	ev->ordinal = ord;
 	ev->push = NULL;
-	ev->loc = (struct nvtxt_loc){ 0, 0, 0, 0 };
+	ev->loc = (struct nvtxt_loc){ lines ? line : 0, lines, 0, 0 };
 	if (pl_kind_timed(s->l.kind)) {
 		pr_timed_event(b, rec, ev);
 		return;
@@ -655,7 +657,7 @@ void pr_fill(struct nvtxt_payload_reader *r, struct pr_chunk *c)
 				return;
 			}
 		*slot = NULL;
-		pr_event(b, b->events + b->cur * b->s->l.stride, &c->ev[c->n++]);
+		pr_event(b, b->events + b->cur * b->s->l.stride, &c->ev[c->n++], r->lines);
 		r->next++;
 		if (++b->cur == b->nev) { /* used up: freed once the chunk's calls are handed on */
 			for (link = &r->active; *link != b; link = &(*link)->next)
@@ -676,11 +678,10 @@ static int pr_records(struct nvtxt_payload_reader *r, const struct pr_calls *be)
 
 		if (!c)
 			return pr_fail_io(r, ENOMEM), NVTXT_PAYLOAD_EFORMAT;
-		for (size_t i = 0; i < c->n; i++)
-			if (be->event(be->user, &c->ev[i])) {
-				pr_chunk_put(r, c);
-				return NVTXT_PAYLOAD_EIO;
-			}
+		if (c->n && be->events(be->user, c->ev, c->n)) {
+			pr_chunk_put(r, c);
+			return NVTXT_PAYLOAD_EIO;
+		}
 		end = c->end;
 		pr_chunk_put(r, c);
 		if (end == PR_ERROR)
@@ -691,12 +692,15 @@ static int pr_records(struct nvtxt_payload_reader *r, const struct pr_calls *be)
 	return be->finish(be->user) ? NVTXT_PAYLOAD_EIO : 0;
 }
 
-/* A back end as pr_calls: its event callback, which takes the call as const. */
-static int pr_to_backend(void *user, struct nvtxt_event *ev)
+/* A back end as pr_calls: its event callback, which takes the call as const, for each call. */
+static int pr_to_backend(void *user, struct nvtxt_event *ev, size_t n)
 {
 	const struct nvtxt_backend *be = user;
 
-	return be->event(be->user, ev);
+	for (size_t i = 0; i < n; i++)
+		if (be->event(be->user, &ev[i]))
+			return -1;
+	return 0;
 }
 
 static int pr_finish_backend(void *user)
@@ -709,7 +713,7 @@ static int pr_finish_backend(void *user)
 int nvtxt_payload_decompile(struct nvtxt_payload_reader *r, const struct nvtxt_backend *be,
 			    char *err, size_t errlen)
 {
-	struct pr_calls c = { (void *)be, pr_to_backend, pr_finish_backend };
+	struct pr_calls c = { (void *)be, pr_to_backend, pr_finish_backend, false };
 
 	return pr_decompile(r, &c, err, errlen);
 }
@@ -721,6 +725,7 @@ int pr_decompile(struct nvtxt_payload_reader *r, const struct pr_calls *be, char
 	if (errlen)
 		err[0] = 0;
 	r->next = 0;
+	r->lines = be->lines;
 	if (r->read_ahead && !r->ahead && !r->failed && !r->ended)
 		pr_ahead_start(r); /* -1: this thread reads */
 	rc = pr_records(r, be);

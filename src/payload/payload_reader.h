@@ -82,6 +82,7 @@ struct nvtxt_payload_reader {
 	size_t npool;
 	uint64_t pool_bytes;       /* their buffers' bytes */
 	bool read_ahead;           /* decompile: read and check in a second thread */
+	bool lines;                /* decompile: each call's loc at its line of the normal form (pr_calls) */
 	struct pr_ahead *ahead;    /* that thread, while it runs */
 
 	char *display_name;        /* the last SetFileDisplayName so far */
@@ -142,8 +143,10 @@ void pr_chunks_free(struct nvtxt_payload_reader *r);
  */
 struct pr_calls {
 	void *user;
-	int (*event)(void *user, struct nvtxt_event *ev);
+	/* the next n calls (ours to change); 0, or -1 with errno set: no more calls after the one that failed */
+	int (*events)(void *user, struct nvtxt_event *ev, size_t n);
 	int (*finish)(void *user);
+	bool lines;        /* each call's loc is line ordinal + 1, column 1 (else all 0) */
 };
 int pr_decompile(struct nvtxt_payload_reader *r, const struct pr_calls *c, char *err, size_t errlen);
 /* payload_read.c: fills c with the next calls in ordinal order, up to the end or an error. */
