@@ -8,10 +8,8 @@
  * bottom, a struct ent (the key and the bytes' offset) from the top.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "stats_sort.h"
 #include "util.h"
@@ -27,12 +25,10 @@ struct run {
 	uint64_t off, len;
 };
 
-/* One source of a merge: a run on disk, or the block (run == NULL). */
+/* One source of a merge: a run on disk, or the block. */
 struct source {
-	bool disk;             /* a run (pos to end), else the block */
-	uint64_t pos, end;     /* the run's bytes still to read into buf */
-	unsigned char *buf;
-	size_t cap, start, fill;
+	bool disk;                  /* a run, else the block */
+	struct stats_tmp_reader rd; /* the run's bytes still to read */
 	size_t next_ent;       /* the block: index of the next entry */
 	bool have;             /* key, bytes, len hold its current row */
 	struct stats_sort_key key;
@@ -44,17 +40,12 @@ struct stats_sort {
 	unsigned char *block;
 	size_t budget, bottom, nents; /* entries at block + budget - nents * sizeof(struct ent) */
 	unsigned fanin;
-	int fd;
-	const char *dir;
-	uint64_t file_end;
+	struct stats_tmp tmp;
 	struct run *runs;
 	size_t nruns, runs_cap;
-	unsigned char *wbuf; /* the writer */
-	size_t wlen;
 	struct source *src;  /* the reading merge: up to fanin runs and the block */
 	size_t nsrc, last;   /* last: the source of the row given, advanced at the next call */
-	bool finished, failed;
-	char error[4200];
+	bool finished;
 };
 
 static size_t put_head(unsigned char *p, const struct stats_sort_key *k, size_t len)
@@ -105,7 +96,7 @@ struct stats_sort *stats_sort_new(size_t budget, unsigned fanin)
 	s->budget &= ~(size_t)15; /* the entries at its top stay aligned */
 	s->fanin = fanin < 2 ? 2 : fanin;
 	s->block = xmalloc(s->budget);
-	s->fd = -1;
+	stats_tmp_init(&s->tmp, "the rows of nvtx_pushpop_trace are sorted there");
 	return s;
 }
 
@@ -114,19 +105,17 @@ void stats_sort_free(struct stats_sort *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->nsrc; i++)
-		free(s->src[i].buf);
+		free(s->src[i].rd.buf);
 	free(s->src);
 	free(s->block);
 	free(s->runs);
-	free(s->wbuf);
-	if (s->fd >= 0)
-		close(s->fd);
+	stats_tmp_close(&s->tmp);
 	free(s);
 }
 
 const char *stats_sort_error(const struct stats_sort *s)
 {
-	return s->failed ? s->error : NULL;
+	return stats_tmp_error(&s->tmp);
 }
 
 size_t stats_sort_runs(const struct stats_sort *s)
@@ -134,84 +123,32 @@ size_t stats_sort_runs(const struct stats_sort *s)
 	return s->nruns;
 }
 
-/* Records what failed (errno kept); returns -1. */
-static int fail(struct stats_sort *s, const char *what)
-{
-	int e = errno ? errno : EIO;
-
-	if (!s->failed)
-		snprintf(s->error, sizeof s->error, "cannot %s a temporary file in '%s' (TMPDIR; the rows of "
-			 "nvtx_pushpop_trace are sorted there): %s", what, s->dir ? s->dir : "/tmp", strerror(e));
-	s->failed = true;
-	errno = e;
-	return -1;
-}
-
 /* --- writing runs ------------------------------------------------------------ */
-
-static int wflush(struct stats_sort *s)
-{
-	size_t done = 0;
-
-	while (done < s->wlen) {
-		ssize_t n = write(s->fd, s->wbuf + done, s->wlen - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = ENOSPC;
-			return fail(s, "write");
-		}
-		done += (size_t)n;
-	}
-	s->file_end += s->wlen;
-	s->wlen = 0;
-	return 0;
-}
-
-static int wput(struct stats_sort *s, const void *p, size_t len)
-{
-	const unsigned char *b = p;
-
-	while (len) {
-		size_t room = STATS_SORT_READ_BUF - s->wlen, n = len < room ? len : room;
-		memcpy(s->wbuf + s->wlen, b, n);
-		s->wlen += n;
-		b += n;
-		len -= n;
-		if (s->wlen == STATS_SORT_READ_BUF && wflush(s) != 0)
-			return -1;
-	}
-	return 0;
-}
 
 /* A row of the run being written. */
 static int wrow(struct stats_sort *s, const struct stats_sort_key *k, const unsigned char *bytes, size_t len)
 {
 	unsigned char head[HEAD_MAX];
 
-	return wput(s, head, put_head(head, k, len)) || wput(s, bytes, len) ? -1 : 0;
+	return stats_tmp_put(&s->tmp, head, put_head(head, k, len)) || stats_tmp_put(&s->tmp, bytes, len) ? -1 : 0;
 }
 
 static int begin_run(struct stats_sort *s)
 {
-	errno = 0;
-	if (s->fd < 0) {
-		s->fd = temp_fd(&s->dir);
-		if (s->fd < 0)
-			return fail(s, "create");
-		s->wbuf = xmalloc(STATS_SORT_READ_BUF);
+	if (s->tmp.failed) {
+		errno = EIO;
+		return -1;
 	}
 	xgrow((void **)&s->runs, &s->runs_cap, s->nruns + 1, sizeof *s->runs);
-	s->runs[s->nruns] = (struct run){ .off = s->file_end + s->wlen };
+	s->runs[s->nruns] = (struct run){ .off = stats_tmp_tell(&s->tmp) };
 	return 0;
 }
 
 static int end_run(struct stats_sort *s)
 {
-	if (wflush(s) != 0)
+	if (stats_tmp_flush(&s->tmp) != 0)
 		return -1;
-	s->runs[s->nruns].len = s->file_end - s->runs[s->nruns].off;
+	s->runs[s->nruns].len = s->tmp.end - s->runs[s->nruns].off;
 	s->nruns++;
 	return 0;
 }
@@ -267,8 +204,8 @@ int stats_sort_add(struct stats_sort *s, const struct stats_sort_key *key, const
 	unsigned char *p;
 	struct ent *e;
 
-	if (s->failed || s->finished) {
-		errno = s->failed ? EIO : EINVAL;
+	if (s->tmp.failed || s->finished) {
+		errno = s->tmp.failed ? EIO : EINVAL;
 		return -1;
 	}
 	if (s->bottom + need + s->nents * sizeof(struct ent) > s->budget && spill(s) != 0)
@@ -288,39 +225,6 @@ int stats_sort_add(struct stats_sort *s, const struct stats_sort_key *key, const
 
 /* --- reading: the k-way merge --------------------------------------------------- */
 
-/* At least n bytes of the source's run in its buffer from start (fewer only at the run's end); -1 on a read error. */
-static int src_fill(struct stats_sort *s, struct source *r, size_t n)
-{
-	uint64_t end = r->end;
-
-	if (r->fill - r->start >= n)
-		return 0;
-	memmove(r->buf, r->buf + r->start, r->fill - r->start);
-	r->fill -= r->start;
-	r->start = 0;
-	if (n > r->cap) {
-		r->buf = xrealloc(r->buf, n);
-		r->cap = n;
-	}
-	while (r->fill < n && r->pos < end) {
-		size_t want = r->cap - r->fill;
-		ssize_t got;
-		if (want > end - r->pos)
-			want = (size_t)(end - r->pos);
-		got = pread(s->fd, r->buf + r->fill, want, (off_t)r->pos);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			if (got == 0)
-				errno = EIO; /* the file is shorter than what was written */
-			return fail(s, "read");
-		}
-		r->fill += (size_t)got;
-		r->pos += (uint64_t)got;
-	}
-	return 0;
-}
-
 /* The next row of source r into r->key, bytes, len (r->have false at its end). */
 static int src_next(struct stats_sort *s, struct source *r)
 {
@@ -337,26 +241,26 @@ static int src_next(struct stats_sort *s, struct source *r)
 		}
 		return 0;
 	}
-	if (src_fill(s, r, HEAD_MAX) != 0)
+	if (stats_tmp_fill(&s->tmp, &r->rd, HEAD_MAX) != 0)
 		return -1;
-	if (r->fill == r->start)
+	if (r->rd.fill == r->rd.start)
 		return 0; /* the run's end */
-	p = r->buf + r->start;
-	end = r->buf + r->fill;
+	p = r->rd.buf + r->rd.start;
+	end = r->rd.buf + r->rd.fill;
 	if (get_head(&p, end, &r->key, &len) != 0 || len > SIZE_MAX - HEAD_MAX) {
 		errno = EIO;
-		return fail(s, "read");
+		return stats_tmp_fail(&s->tmp, "read");
 	}
-	r->start = (size_t)(p - r->buf);
-	if (src_fill(s, r, (size_t)len) != 0)
+	r->rd.start = (size_t)(p - r->rd.buf);
+	if (stats_tmp_fill(&s->tmp, &r->rd, (size_t)len) != 0)
 		return -1;
-	if (r->fill - r->start < len) {
+	if (r->rd.fill - r->rd.start < len) {
 		errno = EIO;
-		return fail(s, "read");
+		return stats_tmp_fail(&s->tmp, "read");
 	}
-	r->bytes = r->buf + r->start;
+	r->bytes = r->rd.buf + r->rd.start;
 	r->len = (size_t)len;
-	r->start += (size_t)len;
+	r->rd.start += (size_t)len;
 	r->have = true;
 	return 0;
 }
@@ -369,25 +273,25 @@ static int merge_open(struct stats_sort *s, size_t first, size_t n, bool with_bl
 	if (s->nsrc < need) {
 		s->src = xrealloc(s->src, need * sizeof *s->src);
 		for (size_t i = s->nsrc; i < need; i++)
-			s->src[i] = (struct source){ .buf = NULL };
+			s->src[i] = (struct source){ .disk = false };
 	}
 	for (size_t i = need; i < s->nsrc; i++) {
-		free(s->src[i].buf);
-		s->src[i].buf = NULL;
+		free(s->src[i].rd.buf);
+		s->src[i].rd.buf = NULL;
 	}
 	s->nsrc = need;
 	for (size_t i = 0; i < need; i++) {
 		struct source *r = &s->src[i];
-		unsigned char *buf = r->buf;
-		size_t cap = r->cap;
+		unsigned char *buf = r->rd.buf;
+		size_t cap = r->rd.cap;
 		if (i < n && !buf) {
 			buf = xmalloc(STATS_SORT_READ_BUF);
 			cap = STATS_SORT_READ_BUF;
 		}
-		*r = (struct source){ .disk = i < n, .buf = buf, .cap = buf ? cap : 0 };
+		*r = (struct source){ .disk = i < n, .rd = { .buf = buf, .cap = buf ? cap : 0 } };
 		if (r->disk) { /* a copy: begin_run may move the runs */
-			r->pos = s->runs[first + i].off;
-			r->end = r->pos + s->runs[first + i].len;
+			r->rd.pos = s->runs[first + i].off;
+			r->rd.end = r->rd.pos + s->runs[first + i].len;
 		}
 		if (src_next(s, r) != 0)
 			return -1;
@@ -439,7 +343,7 @@ static int merge_pass(struct stats_sort *s, size_t n)
 
 int stats_sort_finish(struct stats_sort *s)
 {
-	if (s->failed) {
+	if (s->tmp.failed) {
 		errno = EIO;
 		return -1;
 	}
@@ -452,16 +356,18 @@ int stats_sort_finish(struct stats_sort *s)
 			if (merge_pass(s, n < s->fanin ? n : s->fanin) != 0)
 				return -1;
 		}
-		free(s->wbuf);
-		s->wbuf = NULL;
+		if (stats_tmp_flush(&s->tmp) != 0)
+			return -1;
+		free(s->tmp.wbuf);
+		s->tmp.wbuf = NULL;
 	}
 	return stats_sort_rewind(s);
 }
 
 int stats_sort_rewind(struct stats_sort *s)
 {
-	if (s->failed || !s->finished) {
-		errno = s->failed ? EIO : EINVAL;
+	if (s->tmp.failed || !s->finished) {
+		errno = s->tmp.failed ? EIO : EINVAL;
 		return -1;
 	}
 	return merge_open(s, 0, s->nruns, true);
@@ -471,7 +377,7 @@ int stats_sort_next(struct stats_sort *s, struct stats_sort_key *key, const unsi
 {
 	size_t i;
 
-	if (s->failed) {
+	if (s->tmp.failed) {
 		errno = EIO;
 		return -1;
 	}

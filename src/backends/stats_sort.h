@@ -3,9 +3,8 @@
  * bounded memory: an external merge sort.  Rows are added as a key and
  * bytes; they collect in one block of `budget` bytes (the bytes from its
  * bottom, the keys from its top); a full block is sorted and written as
- * one sorted run to an unnamed temporary file in $TMPDIR (or /tmp;
- * temp_fd of util.h: O_TMPFILE, or mkstemp and unlink at once), so that
- * nothing is left behind, whatever ends the process.  At the end the last block is sorted in memory, runs are
+ * one sorted run to the unnamed temporary file of stats_tmp.h (in
+ * $TMPDIR or /tmp, nothing left behind whatever ends the process).  At the end the last block is sorted in memory, runs are
  * merged `fanin` at a time until at most `fanin` are left, and reading
  * merges those and the block (a k-way merge, a buffer of
  * STATS_SORT_READ_BUF bytes per run).  No temporary file is made when
@@ -25,6 +24,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "stats_tmp.h"
 
 #define STATS_SORT_READ_BUF (64 * 1024)
 
