@@ -135,7 +135,7 @@ for size in $BENCH_SIZES; do
 	# issue 22: the bytes the chrome export writes
 	echo "$size chrome-out $("$NVTXTC" --emit=chrome "$f" | wc -c)" >> "$RES"
 	best info "$size" "$f" "$runs" "$NVTXTC" info "$f"
-	# issue 24: nvtxtc stats (nvtx_sum, the default), its 8 bytes a range held for the medians
+	# issue 24: nvtxtc stats (nvtx_sum, the default); its durations for the medians past 4 MiB in $TMPDIR
 	best stats "$size" "$f" "$runs" "$NVTXTC" stats "$f"
 	# the other reports; nvtx_pushpop_trace's rows through its external sort (runs in $TMPDIR)
 	best stats-pp "$size" "$f" "$runs" "$NVTXTC" stats --report=nvtx_pushpop_sum "$f"
@@ -285,7 +285,7 @@ END {
 	for (k = 1; k < n22; k += 2)
 		printf "  %s %s <= %sx lint:%s\n", at100c ? verdict(okr[k]) : "not measured (no 100 MB size):", r22[k], r22[k + 1], line22[k]
 	printf "  %s peak RSS of every command <= 16 MiB at every size%s\n", verdict(okrss), okrss ? "" : ":" lr
-	printf "  %s stats peak RSS <= 16 MiB at every size (4 bytes a range held for the medians):%s\n", verdict(okst), lst
+	printf "  %s stats peak RSS <= 16 MiB at every size (durations for the medians past 4 MiB in TMPDIR):%s\n", verdict(okst), lst
 	print ""
 	# issue 24: stats <= 2x lint at 100 MB
 	ls = ""; oks = 1; s100 = 0
@@ -295,7 +295,7 @@ END {
 		ls = ls sprintf(" %s %.2fx (%.1f MiB);", human(bytes[s]), r, rss[s, "stats"])
 		if (bytes[s] >= 1e8 && bytes[s] < 1e9) { s100 = 1; if (r > 2) oks = 0 }
 	}
-	# issue 24: every report in <= 16 MiB at every size (the trace rows sorted on disk)
+	# issue 24: every report in <= 16 MiB at every size (the summaries' durations and the trace's rows on disk)
 	lsr = ""; oksr = 1
 	for (i = 1; i <= nsz; i++) {
 		s = sz[i]; if (s in skipped) continue

@@ -220,6 +220,51 @@ is "$st:$?" "1:0" "a time that converts outside int64: an error at its line, exi
 "$NVTXTC" stats --format=csv "$T/gen2.nvtxt" >"$T/g.csv" 2>/dev/null
 same_file "$T/p.csv" "$T/g.csv" "a payload file gives the report of its text"
 
+# --- the summaries' durations past their budget (nvtxtc(1), STATS, Memory) ------------
+# NVTXTC_STATS_MEMORY (for the tests only: src/driver/cmd_stats.c) shrinks the 4 MiB
+# the summaries keep durations in, so that these files spill to the temporary file as
+# traces of hundreds of MB do: 64 bytes spill every few ranges (thousands of runs; rows
+# of more than 4 durations are not loaded back, their medians found by histograms),
+# 4 KiB spill rows of up to 256 durations loaded back whole.  Every report and format
+# is byte for byte the report with every duration in memory; the files hold rows of
+# one range, even and odd counts, ties, zero durations, durations past 32 bits, a
+# table of ticks and 93,000 ranges in 16 rows.
+spilled=0
+for r in nvtx_sum nvtx_pushpop_sum nvtx_startend_sum; do
+	for fm in column csv json tsv; do
+		"$NVTXTC" stats --report=$r --format=$fm "$T/big.nvtxt" "$T/h.nvtxt" "$T/w.nvtxt" "$T/q.nvtxt" \
+			"$T/gen2.nvtxt" >"$T/mem.out" 2>/dev/null
+		for mem in 64 4096; do
+			NVTXTC_STATS_MEMORY=$mem "$NVTXTC" stats --report=$r --format=$fm "$T/big.nvtxt" "$T/h.nvtxt" \
+				"$T/w.nvtxt" "$T/q.nvtxt" "$T/gen2.nvtxt" >"$T/spill.out" 2>/dev/null
+			cmp -s "$T/spill.out" "$T/mem.out" || { spilled=$((spilled + 1)); echo "# differs: $r $fm $mem"; }
+		done
+	done
+done
+is "$spilled" 0 "durations spilled (budgets of 64 bytes and 4 KiB): every summary, every format as in memory"
+NVTXTC_STATS_MEMORY=64 agree "durations spilled: nvtx_sum against the reference" "" "$T/big.nvtxt" "$T/h.nvtxt" "$T/w.nvtxt"
+NVTXTC_STATS_MEMORY=300 agree "durations spilled: nvtx_pushpop_sum in usec" "--report=nvtx_pushpop_sum --timeunit=usec" "$T/gen1.nvtxt"
+mkdir "$T/tmpd"
+if [ -f "$FAULTS" ] && LD_PRELOAD=$FAULTS "$NVTXTC" --version >/dev/null 2>&1; then
+	echo old >"$T/keep.txt"
+	TMPDIR=$T/tmpd NVTXTC_STATS_MEMORY=4096 LD_PRELOAD=$FAULTS NVTXT_FAULTS=tmpwrite=ENOSPC "$NVTXTC" stats \
+		-o "$T/keep.txt" "$T/big.nvtxt" "$T/h.nvtxt" 2>"$T/err"
+	is "$?:$(cat "$T/keep.txt"):$(grep -c "error: cannot write a temporary file in '$T/tmpd' (TMPDIR; the durations of the summaries are kept there for their medians): No space left on device" "$T/err")" \
+		"2:old:1" "summaries, TMPDIR's disk full: exit 2, said once with the directory, -o left as it was"
+	TMPDIR=$T/tmpd NVTXTC_STATS_MEMORY=4096 LD_PRELOAD=$FAULTS NVTXT_FAULTS=tmpwrite=ENOSPC "$NVTXTC" stats \
+		--report=nvtx_startend_sum --format=json "$T/big.nvtxt" >"$T/out" 2>"$T/err"
+	is "$?:$(wc -c <"$T/out" | tr -d ' '):$(grep -c "cannot write a temporary file in '$T/tmpd'" "$T/err")" "2:0:1" \
+		"summaries, TMPDIR's disk full: nothing on standard output"
+	LD_PRELOAD=$FAULTS NVTXT_FAULTS=tmpwrite=ENOSPC "$NVTXTC" stats "$T/big.nvtxt" >"$T/out" 2>"$T/err"
+	is "$?:$(wc -c <"$T/err" | tr -d ' ')" "0:0" "summaries within the budget make no temporary file"
+else
+	ok 1 "$FAULTS can be preloaded (make check builds it: make build/tests/inject/faults.so)"
+fi
+TMPDIR=$T/not-there NVTXTC_STATS_MEMORY=64 "$NVTXTC" stats "$T/h.nvtxt" "$T/big.nvtxt" >"$T/spill.out" 2>"$T/err"
+"$NVTXTC" stats "$T/h.nvtxt" "$T/big.nvtxt" >"$T/mem.out" 2>/dev/null
+is "$?:$(cmp -s "$T/spill.out" "$T/mem.out" && echo same)" "0:same" \
+	"a TMPDIR that is not a writable directory: /tmp instead (nvtxtc(1), ENVIRONMENT)"
+
 # --- every format parsed back ---------------------------------------------------
 for args in "" "--report=nvtx_pushpop_trace --timeunit=usec" "--report=nvtx_startend_sum --timeunit=sec"; do
 	for fm in csv column table tsv json; do

@@ -1,38 +1,21 @@
 /*
  * stats.c - the computation of nvtxtc stats (stats.h; nvtxtc(1), STATS):
  * ranges collected event by event, grouped by (time unit, style, name),
- * their durations kept for the exact median; at the end the sums,
- * medians, means and standard deviations, sorted into one table per time
- * unit.  The printers are in stats_print.c.
+ * their durations kept for the exact median (stats_median.c, in bounded
+ * memory); at the end the sums, medians, means and standard deviations
+ * (stats_median.c), sorted into one table per time unit.  The printers
+ * are in stats_print.c.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
+#include "stats_data.h"
+#include "stats_median.h"
 #include "stats_sort.h"
 #include "util.h"
-
-typedef unsigned __int128 u128;
-
-enum { STYLE_PUSHPOP, STYLE_STARTEND };
-#define UNIT_NS 0 /* else 1 + the time base whose ticks the durations count */
-
-/* The ranges of one (unit, style, name). */
-struct group {
-	uint64_t hash;
-	char *name;
-	size_t len;
-	uint8_t style, unit;
-	void *d;      /* the durations (summaries only): 4 bytes each, 8 once one passes 32 bits */
-	size_t n, cap;
-	bool wide;    /* 8 bytes each (group_stats makes them so, one group at a time) */
-	/* nvtxt_stats_finish: */
-	u128 total, avg10, med10, std10, pct10;
-	uint64_t min, max;
-};
 
 /* An open push range of the trace. */
 struct frame {
@@ -78,6 +61,7 @@ struct nvtxt_stats {
 	size_t ngroups, groups_cap;
 	uint32_t *slots; /* open addressing: group index + 1, 0 empty */
 	size_t slots_cap;
+	struct stats_durs *durs; /* the groups' durations (summaries) */
 
 	struct thread *threads; /* of the current file (trace only) */
 	size_t nthreads, threads_cap;
@@ -186,7 +170,22 @@ struct nvtxt_stats *nvtxt_stats_new(const struct nvtxt_tconv *tc, enum stats_rep
 		st->view.cols = one_style_cols;
 		st->view.ncols = (int)(sizeof one_style_cols / sizeof one_style_cols[0]);
 	}
+	if (report != STATS_PUSHPOP_TRACE)
+		st->durs = stats_durs_new(STATS_DURS_BUDGET);
 	return st;
+}
+
+void nvtxt_stats_set_memory(struct nvtxt_stats *st, size_t bytes)
+{
+	if (st->durs && !st->ngroups) {
+		stats_durs_free(st->durs);
+		st->durs = stats_durs_new(bytes);
+	}
+}
+
+size_t nvtxt_stats_spills(const struct nvtxt_stats *st)
+{
+	return st->durs ? stats_durs_runs(st->durs) : 0;
 }
 
 static void free_threads(struct nvtxt_stats *st)
@@ -208,6 +207,7 @@ void nvtxt_stats_free(struct nvtxt_stats *st)
 	}
 	free(st->groups);
 	free(st->slots);
+	stats_durs_free(st->durs);
 	free_threads(st);
 	free(st->threads);
 	stats_sort_free(st->sort);
@@ -266,29 +266,13 @@ static uint32_t group_of(struct nvtxt_stats *st, const struct nvtxt_event *ev, u
 	return (uint32_t)st->ngroups++;
 }
 
-/* The durations of g as 8 bytes each, room for cap (>= g->n) of them; they were 4. */
-static void widen(struct group *g, size_t cap)
-{
-	const uint32_t *narrow = g->d;
-	uint64_t *wide = xmalloc((cap ? cap : 1) * sizeof *wide);
-
-	for (size_t i = 0; i < g->n; i++)
-		wide[i] = narrow[i];
-	free(g->d);
-	g->d = wide;
-	g->cap = cap;
-	g->wide = true;
-}
-
 /* Appends d to the durations of group gi (an index: group_of may move the groups). */
 static void add_duration(struct nvtxt_stats *st, uint32_t gi, uint64_t d)
 {
 	struct group *g = &st->groups[gi];
 
-	if (!g->wide && d > UINT32_MAX)
-		widen(g, g->cap);
-	if (g->n == g->cap)
-		xgrow(&g->d, &g->cap, g->n + 1, g->wide ? sizeof(uint64_t) : sizeof(uint32_t));
+	if (g->n == g->cap || (!g->wide && d > UINT32_MAX))
+		stats_durs_room(st->durs, st->groups, st->ngroups, g, d); /* may spill every group */
 	if (g->wide)
 		((uint64_t *)g->d)[g->n++] = d;
 	else
@@ -500,125 +484,14 @@ unsigned nvtxt_stats_tick_bases(const struct nvtxt_stats *st)
 
 const char *nvtxt_stats_sort_error(const struct nvtxt_stats *st)
 {
-	const char *e = st->sort ? stats_sort_error(st->sort) : NULL;
+	const char *e = st->sort ? stats_sort_error(st->sort) : stats_durs_error(st->durs);
 
 	if (!e && st->read_failed)
 		e = "the rows of nvtx_pushpop_trace read back from their temporary file are not those written";
 	return e;
 }
 
-/* --- the statistics ---------------------------------------------------------- */
-
-static void swap64(uint64_t *a, uint64_t *b)
-{
-	uint64_t t = *a;
-	*a = *b;
-	*b = t;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * Moves the k-th smallest of d[0..n) to d[k], the smaller ones before it
- * and the larger after (quickselect, median-of-three pivots; after 64
- * rounds that did not shrink the range enough, a sort of what is left).
- */
-static void select_kth(uint64_t *d, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n; /* the k-th is in [lo, hi) */
-	int rounds = 0;
-
-	while (hi - lo > 16) {
-		size_t mid = lo + (hi - lo) / 2, i = lo, j = hi - 1;
-		uint64_t pivot;
-
-		if (++rounds > 64) {
-			qsort(d + lo, hi - lo, sizeof *d, cmp_u64);
-			return;
-		}
-		if (d[mid] < d[lo])
-			swap64(&d[mid], &d[lo]);
-		if (d[hi - 1] < d[lo])
-			swap64(&d[hi - 1], &d[lo]);
-		if (d[hi - 1] < d[mid])
-			swap64(&d[hi - 1], &d[mid]);
-		pivot = d[mid];
-		/* Hoare's partition: [lo, j] <= pivot <= [j + 1, hi) */
-		for (;;) {
-			while (d[i] < pivot)
-				i++;
-			while (d[j] > pivot)
-				j--;
-			if (i >= j)
-				break;
-			swap64(&d[i++], &d[j--]);
-		}
-		if (k <= j)
-			hi = j + 1;
-		else
-			lo = j + 1;
-	}
-	qsort(d + lo, hi - lo, sizeof *d, cmp_u64);
-}
-
-/* (2 * num + den) / (2 * den): num / den rounded half up (nsys rounds with SQLite's round()). */
-static u128 div_round(u128 num, u128 den)
-{
-	return den ? (2 * num + den) / (2 * den) : 0;
-}
-
-/* The sums, median and deviation of g; its durations are freed (only they were 8 bytes, a group at a time). */
-static void group_stats(struct group *g)
-{
-	size_t n = g->n, k = n / 2;
-	long double mean, ss = 0, sd;
-	uint64_t *d;
-
-	if (!g->wide)
-		widen(g, n);
-	d = g->d;
-	g->total = 0;
-	g->min = UINT64_MAX;
-	g->max = 0;
-	for (size_t i = 0; i < n; i++) {
-		g->total += d[i];
-		if (d[i] < g->min)
-			g->min = d[i];
-		if (d[i] > g->max)
-			g->max = d[i];
-	}
-	g->avg10 = div_round(g->total * 10, n);
-	select_kth(d, n, k);
-	if (n % 2) {
-		g->med10 = (u128)d[k] * 10;
-	} else {
-		uint64_t below = 0; /* the largest of d[0..k), all <= d[k] */
-		for (size_t i = 0; i < k; i++)
-			if (d[i] > below)
-				below = d[i];
-		g->med10 = ((u128)below + d[k]) * 5;
-	}
-	g->std10 = 0;
-	if (n < 2)
-		goto done;
-	/* the sample standard deviation, two passes (the durations are all here) */
-	mean = (long double)g->total / (long double)n;
-	for (size_t i = 0; i < n; i++) {
-		long double x = (long double)d[i] - mean;
-		ss += x * x;
-	}
-	sd = sqrtl(ss / (long double)(n - 1));
-	g->std10 = (u128)(sd * 10.0L + 0.5L);
-done:
-	free(g->d);
-	g->d = NULL;
-	g->cap = 0;
-}
+/* --- the report ---------------------------------------------------------- */
 
 static struct nvtxt_stats *collector(const struct stats_report_view *v)
 {
@@ -681,18 +554,17 @@ static void finish_trace(struct nvtxt_stats *st)
 
 static void finish_sums(struct nvtxt_stats *st)
 {
-	uint8_t want = st->view.report == STATS_PUSHPOP_SUM ? STYLE_PUSHPOP : STYLE_STARTEND;
+	enum stats_report rep = st->view.report;
+	const bool want[2] = { [STYLE_PUSHPOP] = rep != STATS_STARTEND_SUM, [STYLE_STARTEND] = rep != STATS_PUSHPOP_SUM };
 	struct stats_table *t = NULL;
 	size_t n = 0;
 	int unit = -1;
 
+	stats_durs_finish(st->durs, st->groups, st->ngroups, want); /* a failure: nvtxt_stats_sort_error */
 	st->order = xmalloc((st->ngroups ? st->ngroups : 1) * sizeof *st->order);
-	for (size_t g = 0; g < st->ngroups; g++) {
-		if (st->view.report != STATS_SUM && st->groups[g].style != want)
-			continue;
-		group_stats(&st->groups[g]);
-		st->order[n++] = &st->groups[g];
-	}
+	for (size_t g = 0; g < st->ngroups; g++)
+		if (want[st->groups[g].style])
+			st->order[n++] = &st->groups[g];
 	qsort(st->order, n, sizeof *st->order, cmp_group);
 	for (size_t i = 0; i < n; i++) {
 		struct group *g = st->order[i];
@@ -753,7 +625,7 @@ static void sum_row(const struct nvtxt_stats *st, const struct group *g, struct 
 
 	c[i++].num = num_u(g->pct10, 1);
 	c[i++].num = num_u(g->total, 0);
-	c[i++].num = num_u(g->n, 0);
+	c[i++].num = num_u(g->count, 0);
 	c[i++].num = num_u(g->avg10, 1);
 	c[i++].num = num_u(g->med10, 1);
 	c[i++].num = num_u(g->min, 0);

@@ -13,13 +13,13 @@
  * `--timeunit`.  Where nvtxtc follows nsys and where it chooses is said in
  * nvtxtc(1), STATS.
  *
- * Memory: the summaries keep 4 bytes per closed range (its duration, for
- * the exact median; 8 in a group whose durations do not all fit in 32
- * bits), one entry per distinct (time unit, style, name), and the open
- * push ranges of each thread; nvtx_pushpop_trace keeps the open push
- * ranges and a fixed amount besides: its rows, sorted by start time, go
- * through an external merge sort (stats_sort.h) whose runs are in a
- * temporary file.
+ * Memory: the summaries keep the closed ranges' durations (for the exact
+ * median) in at most STATS_DURS_BUDGET bytes, beyond that in sorted runs
+ * in a temporary file (stats_median.h), one entry per distinct (time
+ * unit, style, name), and the open push ranges of each thread;
+ * nvtx_pushpop_trace keeps the open push ranges and a fixed amount
+ * besides: its rows, sorted by start time, go through an external merge
+ * sort (stats_sort.h) whose runs are in the temporary file too.
  */
 #ifndef NVTXT_STATS_H
 #define NVTXT_STATS_H
@@ -82,11 +82,23 @@ uint64_t nvtxt_stats_open_total(const struct nvtxt_stats *st);
 unsigned nvtxt_stats_tick_bases(const struct nvtxt_stats *st);
 
 /*
- * nvtx_pushpop_trace: why its sort failed (its temporary file could not
- * be made, written or read), as a sentence naming the directory, or NULL.
- * Once failed, the report cannot be printed (nvtxt_stats_print fails).
+ * Why the temporary file failed (it could not be made, written or read:
+ * nvtx_pushpop_trace's sort, or the summaries' durations past their
+ * budget), as a sentence naming the directory, or NULL.  Once failed, the
+ * report cannot be printed (nvtxt_stats_print fails; the driver checks
+ * after each file and after nvtxt_stats_finish, and prints nothing).
  */
 const char *nvtxt_stats_sort_error(const struct nvtxt_stats *st);
+
+/*
+ * The bytes the summaries may keep durations in before they spill to the
+ * temporary file (stats_median.h; STATS_DURS_BUDGET by default, at least
+ * 64).  Only before the first file; for the tests (nvtxtc reads it from
+ * NVTXTC_STATS_MEMORY, cmd_stats.c), to spill small inputs.
+ */
+void nvtxt_stats_set_memory(struct nvtxt_stats *st, size_t bytes);
+/* The runs the summaries' durations were spilled to so far (0: all in memory); for the tests. */
+size_t nvtxt_stats_spills(const struct nvtxt_stats *st);
 
 /* --- the computed report, as the printers read it ------------------------ */
 

@@ -7,6 +7,8 @@
  * and durations left in ticks are told in notes.
  */
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "driver.h"
@@ -82,12 +84,33 @@ static int write_report(struct run *run, const struct stats_report_view *v)
 	return to ? output_finish(&run->sink, &out, to, 0) : 0;
 }
 
+/*
+ * NVTXTC_STATS_MEMORY=BYTES, for the tests only (tests/stats.t; not in
+ * nvtxtc(1)): the summaries' budget for durations in memory
+ * (nvtxt_stats_set_memory), so that small inputs spill to the temporary
+ * file as large ones do.
+ */
+static void test_memory(struct nvtxt_stats *st)
+{
+	const char *v = getenv("NVTXTC_STATS_MEMORY");
+	char *end;
+	unsigned long long n;
+
+	if (!v || !*v)
+		return;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (!*end && !errno && n <= SIZE_MAX)
+		nvtxt_stats_set_memory(st, (size_t)n);
+}
+
 int run_stats(struct run *run, char **files, int nfiles)
 {
 	struct options *opt = run->opt;
 	struct nvtxt_stats *st = nvtxt_stats_new(&opt->tconv, (enum stats_report)opt->stats_report);
 	int worst = 0, status;
 
+	test_memory(st);
 	opt->read_ahead = opt->jobs >= 2;
 	for (int i = 0; i < nfiles && !nvtxt_stats_sort_error(st); i++) {
 		status = stats_one(run, st, files[i]);
@@ -103,8 +126,13 @@ int run_stats(struct run *run, char **files, int nfiles)
 	 */
 	if (worst == 0 || (worst == 1 && !opt->output)) {
 		const struct stats_report_view *v = nvtxt_stats_finish(st);
-		tick_notes(run, st);
-		status = write_report(run, v);
+		if (nvtxt_stats_sort_error(st)) { /* the durations' runs could not be read back */
+			io_error(&run->sink, NULL, "%s", nvtxt_stats_sort_error(st));
+			status = 2;
+		} else {
+			tick_notes(run, st);
+			status = write_report(run, v);
+		}
 		if (status > worst)
 			worst = status;
 	}
