@@ -295,7 +295,7 @@ END {
 		ls = ls sprintf(" %s %.2fx (%.1f MiB);", human(bytes[s]), r, rss[s, "stats"])
 		if (bytes[s] >= 1e8 && bytes[s] < 1e9) { s100 = 1; if (r > 2) oks = 0 }
 	}
-	# issue 24: every report in <= 16 MiB at every size (the summaries' durations and the trace's rows on disk)
+	# issue 24: every report in <= 16 MiB at every size (durations of the summaries and rows of the trace on disk)
 	lsr = ""; oksr = 1
 	for (i = 1; i <= nsz; i++) {
 		s = sz[i]; if (s in skipped) continue
