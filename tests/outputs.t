@@ -4,8 +4,8 @@
 # named and removed when stale), owner, group, mode and hard links kept,
 # fsync of the file and of its directory, --help and --version and
 # standard error on a full device, FIFOs and pipes, -j with few file
-# descriptors, a file that shrinks while it is read, and the signal and
-# commit-failure paths of atomic outputs.  The failures are injected with
+# descriptors, a file that shrinks while it is read, the signal and
+# commit-failure paths of atomic outputs, and the write-behind of -j 2.  The failures are injected with
 # tests/inject/faults.c (LD_PRELOAD; $FAULTS, built by make check).
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
@@ -431,5 +431,33 @@ is "$st:$?" "2:0" "fmt: the same, the directory operand not the first"
 is "$?:$(wc -c <out)" "0:0" "a document written into a directory operand, not one of its *.nvtxt inputs, is allowed"
 grep -q '"schema_version"' tree/report.json
 ok $? "... and written there"
+
+# --- 19. write-behind (src/driver/output_stream.c) --------------------------
+# With a processor to spare (-j 2), pieces of 256 KiB of the temporary are
+# written by a second thread, at most 8 of them in flight: the same bytes as
+# -j 1 (which writes them itself), and a write that fails in that thread
+# is the command's error as it is with -j 1.
+awk 'BEGIN { for (i = 1; i <= 60000; i++) printf "Marker, %d, ClockMonotonicRaw, 1, 2,,, \"message %d\",\n", i, i }' >wb.nvtxt
+for emit in payload nvtxt chrome; do
+	"$NVTXTC" -j 1 --emit=$emit -o wb1.$emit wb.nvtxt 2>err && "$NVTXTC" -j 2 --emit=$emit -o wb2.$emit wb.nvtxt 2>err &&
+		[ "$(wc -c <wb2.$emit)" -gt 2200000 ] && cmp -s wb1.$emit wb2.$emit
+	ok $? "19: --emit=$emit -o of over 2 MiB: the same bytes with -j 2 (written behind) as with -j 1"
+done
+for j in 1 2; do
+	(ulimit -f 1024; exec "$NVTXTC" -j $j --emit=payload -o wbu.payload wb.nvtxt) >out 2>err
+	is "$?:$(head -n 1 err)" "2:nvtxtc: error: cannot write 'wbu.payload': File too large [io-error]" \
+		"19: -j $j, past ulimit -f after a few pieces: the output's error"
+	[ ! -e wbu.payload ] && [ -z "$(temps)" ]
+	ok $? "19: -j $j, past ulimit -f: no output and no temporary is left"
+done
+if [ "$have_faults" = 1 ]; then
+	for j in 1 2; do
+		with_faults tmpwrite=ENOSPC "$NVTXTC" -j $j --emit=payload -o wbf.payload wb.nvtxt >out 2>err
+		is "$?:$(head -n 1 err)" "2:nvtxtc: error: cannot write 'wbf.payload': No space left on device [io-error]" \
+			"19: -j $j, every write of the temporary fails: the output's error"
+		[ ! -e wbf.payload ] && [ -z "$(temps)" ]
+		ok $? "19: -j $j, the writes failed: no output and no temporary is left"
+	done
+fi
 
 done_testing

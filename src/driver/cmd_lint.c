@@ -119,7 +119,7 @@ static int lint_one(struct run *run, const char *path)
 	int status;
 
 	if (em) {
-		if (to && output_open(&out, to) != 0) {
+		if (to && output_open_stream(&out, to, opt->read_ahead) != 0) {
 			io_error(&run->sink, NULL, "cannot write '%s': %s%s", to, strerror(errno), out.detail);
 			return 2;
 		}
@@ -192,7 +192,7 @@ static int run_chrome_merged(struct run *run, char **files, int n)
 	int64_t origin;
 	int status;
 
-	if (to && output_open(&out, to) != 0) {
+	if (to && output_open_stream(&out, to, opt->read_ahead) != 0) {
 		io_error(&run->sink, NULL, "cannot write '%s': %s%s", to, strerror(errno), out.detail);
 		free(tf);
 		free(names);

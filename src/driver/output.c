@@ -16,6 +16,7 @@
 #include "driver.h"
 #include "journal.h"
 #include "output.h"
+#include "output_stream.h"
 #include "util.h"
 
 /* The named temporary to remove if a signal ends the process (one at a time). */
@@ -65,85 +66,6 @@ static void hold_signals(bool hold, sigset_t *saved)
 	} else {
 		sigprocmask(SIG_SETMASK, saved, NULL);
 	}
-}
-
-/*
- * The stream of a temporary that replaces the target: writes go straight
- * to its descriptor from a 256 KiB buffer, and every WRITEBACK_EVERY bytes
- * the kernel is asked to start writing them to the disk
- * (sync_file_range(SYNC_FILE_RANGE_WRITE), which does not wait), so that
- * the fsync of the commit waits for the last few MiB only, not for the
- * whole file (on the bench's 100 MB payload, 60-100 ms before).
- */
-enum { WRITEBACK_EVERY = 8 << 20, STREAM_BUFFER = 256 << 10 };
-
-struct tmp_stream {
-	int fd;
-	off_t pos, high, kicked; /* the offset, the end of what was written, the end of what was handed to writeback */
-};
-
-static ssize_t tmp_write(void *cookie, const char *p, size_t n)
-{
-	struct tmp_stream *t = cookie;
-	size_t done = 0;
-
-	while (done < n) {
-		ssize_t w = write(t->fd, p + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return done ? (ssize_t)done : -1;
-		done += (size_t)w;
-	}
-	t->pos += (off_t)n;
-	if (t->pos > t->high)
-		t->high = t->pos;
-	if (t->high - t->kicked >= WRITEBACK_EVERY) {
-#ifdef SYNC_FILE_RANGE_WRITE
-		sync_file_range(t->fd, t->kicked, t->high - t->kicked, SYNC_FILE_RANGE_WRITE);
-#endif
-		t->kicked = t->high;
-	}
-	return (ssize_t)n;
-}
-
-static int tmp_seek(void *cookie, off64_t *off, int whence)
-{
-	struct tmp_stream *t = cookie;
-	off_t r = lseek(t->fd, (off_t)*off, whence);
-
-	if (r < 0)
-		return -1;
-	*off = t->pos = r;
-	return 0;
-}
-
-static int tmp_close(void *cookie)
-{
-	struct tmp_stream *t = cookie;
-	int rc = close(t->fd);
-
-	free(t);
-	return rc;
-}
-
-/* A stream writing to fd (see struct tmp_stream); NULL with errno set. On success fd belongs to it. */
-static FILE *tmp_stream_open(int fd)
-{
-	static const cookie_io_functions_t io = { .write = tmp_write, .seek = tmp_seek, .close = tmp_close };
-	struct tmp_stream *t = try_calloc(1, sizeof(*t));
-	FILE *f;
-
-	if (!t)
-		return NULL;
-	t->fd = fd;
-	f = fopencookie(t, "w", io);
-	if (!f) {
-		free(t);
-		return NULL;
-	}
-	setvbuf(f, NULL, _IOFBF, STREAM_BUFFER);
-	return f;
 }
 
 /* "host" for temporary names: the host name without '-', '.' or '/', at most 32 bytes. */
@@ -337,7 +259,7 @@ static int open_temporary(struct nvtxt_output *o, const char *dir, const char *b
  * instead); -1 with errno.
  */
 static int open_replace(struct nvtxt_output *o, const char *path, const char *dir, const char *base,
-			const struct stat *st)
+			const struct stat *st, bool write_behind)
 {
 	int fd = open_temporary(o, dir, base), e;
 
@@ -345,7 +267,7 @@ static int open_replace(struct nvtxt_output *o, const char *path, const char *di
 		return -1;
 	switch (keep_attributes(fd, path, st, new_mode(st))) {
 	case 0:
-		o->file = tmp_stream_open(fd);
+		o->file = output_stream_open(fd, write_behind, &o->stream);
 		if (!o->file)
 			break;
 		o->fd = fd;
@@ -394,6 +316,11 @@ static int open_direct(struct nvtxt_output *o, const char *path, char *target)
 
 int output_open(struct nvtxt_output *o, const char *path)
 {
+	return output_open_stream(o, path, false);
+}
+
+int output_open_stream(struct nvtxt_output *o, const char *path, bool write_behind)
+{
 	struct buf dir = { 0 };
 	struct stat st;
 	bool exists;
@@ -421,7 +348,7 @@ int output_open(struct nvtxt_output *o, const char *path)
 	rc = open_dir(o, path, &dir, &base);
 	/* a file with several links keeps its inode: written through */
 	if (rc == 0)
-		rc = exists && st.st_nlink > 1 ? 1 : open_replace(o, path, dir.ptr, base, exists ? &st : NULL);
+		rc = exists && st.st_nlink > 1 ? 1 : open_replace(o, path, dir.ptr, base, exists ? &st : NULL, write_behind);
 	if (rc == 1)
 		rc = open_through(o, path);
 	if (rc == 0) {
@@ -545,6 +472,8 @@ int output_commit(struct nvtxt_output *o)
 
 	if (fflush(o->file) != 0 || ferror(o->file))
 		e = errno ? errno : EIO;
+	if (!e && o->kind == OUTPUT_REPLACE)
+		e = output_stream_drain(o->stream);
 	if (!e && o->kind == OUTPUT_REPLACE && fsync(o->fd) != 0)
 		e = errno;
 	if (!e && o->kind == OUTPUT_THROUGH)

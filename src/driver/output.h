@@ -3,8 +3,9 @@
  *
  * A regular file is written to a temporary in the same directory: an
  * unnamed one (O_TMPFILE) where the file system allows, else one named
- * .NAME.nvtxtc-HOST-PID.XXXXXX.  While it is written, the kernel is asked
- * every 8 MiB to start writing it back.  At commit the temporary is flushed and
+ * .NAME.nvtxtc-HOST-PID.XXXXXX, written in aligned pieces of 1 MiB,
+ * maybe by a second thread (output_stream.h).  While it is written, the
+ * kernel is asked every 8 MiB to start writing it back.  At commit the temporary is flushed and
  * fsync'ed, renamed over the target, and the directory is fsync'ed; an
  * error or an interruption before that leaves the previous file untouched.
  * The new file keeps the previous one's mode, owner, group and extended
@@ -49,6 +50,7 @@ struct nvtxt_output {
 	char *tmp;             /* the named temporary, or NULL */
 	FILE *file;            /* where to write */
 	int fd;                /* OUTPUT_REPLACE: the temporary's descriptor (file's; closed with it) */
+	struct output_stream *stream; /* OUTPUT_REPLACE: file's state (output_stream.h) */
 	int dirfd;             /* the target's directory (-1 for OUTPUT_DIRECT) */
 	int target_fd;         /* OUTPUT_THROUGH: the target, open for reading and writing; else -1 */
 	enum output_kind kind;
@@ -65,6 +67,12 @@ struct nvtxt_output {
  * directory, a directory that is not writable, ...).
  */
 int output_open(struct nvtxt_output *o, const char *path);
+/*
+ * output_open, with write_behind: a second thread may write the
+ * temporary while the caller goes on (output_stream.h), for a caller
+ * with a processor to spare.  Returns as output_open.
+ */
+int output_open_stream(struct nvtxt_output *o, const char *path, bool write_behind);
 /*
  * Flushes, fsyncs and puts the new file in place (see above).  Returns 0,
  * or -1 with errno set, the previous file untouched (or put back from its
