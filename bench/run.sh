@@ -55,6 +55,7 @@ CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 RES=$BENCH_DIR/results.txt      # one line per size and command
 : > "$RES"
 TIMEOUT=$BENCH_DIR/time.out
+FRESH=                          # the output file a command writes anew (best)
 # real-time priority when allowed: niceness does not help against other
 # sessions' processes (the kernel's autogroups), a real-time class does
 RT=
@@ -80,12 +81,17 @@ measure() {
 }
 
 # best NAME SIZE FILE RUNS CMD... : the best of RUNS runs, appended to $RES
+# (FRESH=F; best ...; FRESH=: F is removed before each run: CMD writes a new file, as
+# a first run does, instead of replacing the last run's, whose freeing can
+# cost a file system mounted with discard tens of milliseconds per 100 MB)
 best() {
 	name=$1 size=$2 file=$3 runs=$4
 	shift 4
 	bt= brss=0 bcpu=0
 	i=0
 	while [ "$i" -lt "$runs" ]; do
+		# FRESH: the output file of CMD, removed before each run, outside its time
+		[ -n "$FRESH" ] && rm -f "$FRESH"
 		r=$(measure "$@") || exit 1
 		us=${r%% *} rest=${r#* }
 		rss=${rest%% *} cpu=${rest#* }
@@ -126,11 +132,15 @@ for size in $BENCH_SIZES; do
 	best lint-pipe "$size" "$f" "$runs" sh -c '"$1" lint - < "$2"' sh "$NVTXTC" "$f"
 	best lint-pipe-j1 "$size" "$f" "$runs" sh -c '"$1" lint -j 1 - < "$2"' sh "$NVTXTC" "$f"
 	best emit=nvtxt "$size" "$f" "$runs" "$NVTXTC" --emit=nvtxt "$f"
+	FRESH=$out
 	best emit=payload "$size" "$f" "$runs" "$NVTXTC" --emit=payload -o "$out" "$f"
+	FRESH=
 	best fmt "$size" "$f" "$runs" "$NVTXTC" fmt "$f"
 	# fmt into a regular file (> OUT): printed as it goes, taken back after an error
+	FRESH=$BENCH_DIR/fmt-out.nvtxt
 	best fmt-file "$size" "$f" "$runs" sh -c '"$1" fmt "$2" > "$3"' sh "$NVTXTC" "$f" "$BENCH_DIR/fmt-out.nvtxt"
-	rm -f "$BENCH_DIR/fmt-out.nvtxt"
+	rm -f "$FRESH"
+	FRESH=
 	best emit=chrome "$size" "$f" "$runs" "$NVTXTC" --emit=chrome "$f"
 	# issue 22: the bytes the chrome export writes
 	echo "$size chrome-out $("$NVTXTC" --emit=chrome "$f" | wc -c)" >> "$RES"
