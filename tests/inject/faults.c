@@ -242,6 +242,17 @@ ssize_t write(int fd, const void *buf, size_t count)
 	return real(fd, buf, count);
 }
 
+/* mode: the third argument of an open whose flags create a file, after flags (the last named one). */
+#define MODE_ARG(flags, mode)                                        \
+	do {                                                         \
+		if ((flags) & (O_CREAT | O_TMPFILE)) {               \
+			va_list ap;                                  \
+			va_start(ap, flags);                         \
+			mode = (mode_t)va_arg(ap, unsigned);         \
+			va_end(ap);                                  \
+		}                                                    \
+	} while (0)
+
 /* Under tmpfile=ERRNO, an open of flags with O_TMPFILE fails: logged, errno set, true. */
 static bool tmpfile_refused(int flags)
 {
@@ -259,12 +270,7 @@ int openat(int dirfd, const char *path, int flags, ...)
 	static int (*real)(int, const char *, int, ...);
 	mode_t mode = 0;
 
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, unsigned);
-		va_end(ap);
-	}
+	MODE_ARG(flags, mode);
 	if (tmpfile_refused(flags))
 		return -1;
 	if (!real)
@@ -272,23 +278,13 @@ int openat(int dirfd, const char *path, int flags, ...)
 	return real(dirfd, path, flags, mode);
 }
 
-/* open(2) as openat: O_TMPFILE refused under tmpfile=ERRNO (util/tempfile.c's temp_fd opens so). */
+/* open(2) is openat(2) from the working directory (util/tempfile.c's temp_fd opens O_TMPFILE so). */
 int open(const char *path, int flags, ...)
 {
-	static int (*real)(const char *, int, ...);
 	mode_t mode = 0;
 
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, unsigned);
-		va_end(ap);
-	}
-	if (tmpfile_refused(flags))
-		return -1;
-	if (!real)
-		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
-	return real(path, flags, mode);
+	MODE_ARG(flags, mode);
+	return openat(AT_FDCWD, path, flags, mode);
 }
 
 /* "pwrite journal" for a file whose name ends in -journal, else "pwrite". */

@@ -323,6 +323,28 @@ static char *print_one(const struct nvtxt_diag *d, const struct nvtxt_source *sr
 	return m.buf;
 }
 
+/* d: the error "m" [invalid-color] in file "t", at no place yet. */
+static void plain_error(struct nvtxt_diag *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->severity = NVTXT_SEV_ERROR;
+	d->check = NVTXT_CHECK_INVALID_COLOR;
+	d->file = "t";
+	d->message = "m";
+}
+
+/* d printed (no color) at loc from src is want: the assertion named name. */
+static void printed_at(struct nvtxt_diag *d, const struct nvtxt_source *src, struct nvtxt_loc loc, const char *want,
+		       const char *name)
+{
+	char *out;
+
+	d->loc = loc;
+	out = print_one(d, src, false);
+	tap_is_str(out, want, "%s", name);
+	free(out);
+}
+
 /* The printer: an error with a caret, a fix-it and notes, with and without source; a warning; -Werror. */
 static void test_printer(void)
 {
@@ -396,50 +418,33 @@ static void test_printer_columns(void)
 	struct fake_src fs = { src_lines, sizeof src_lines / sizeof *src_lines, 0 };
 	struct nvtxt_source src = { &fs, fake_line };
 	struct nvtxt_diag d;
-	char *out;
 
-	memset(&d, 0, sizeof(d));
-	d.severity = NVTXT_SEV_ERROR;
-	d.check = NVTXT_CHECK_INVALID_COLOR;
-	d.file = "t";
-	d.message = "m";
+	plain_error(&d);
 	/* display columns: tabs become blanks to the next multiple of 8; a token of length 0 is a lone caret */
-	d.loc = at(2, 10, 1);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:2:10: error: m [invalid-color]\n    2 |         Marker, 7\n      |                 ^\n",
+	printed_at(&d, &src, at(2, 10, 1),
+		   "t:2:10: error: m [invalid-color]\n    2 |         Marker, 7\n      |                 ^\n",
 		   "printer: tabs are blanks to the next multiple of 8, in both lines");
-	free(out);
-	d.loc = at(2, 2, 0);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:2:2: error: m [invalid-color]\n    2 |         Marker, 7\n      |         ^\n",
+	printed_at(&d, &src, at(2, 2, 0),
+		   "t:2:2: error: m [invalid-color]\n    2 |         Marker, 7\n      |         ^\n",
 		   "printer: zero length is one caret");
-	free(out);
-	d.loc = at(10, 10, 1);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:10:10: error: m [invalid-color]\n   10 | \xe6\xbc\xa2\xe5\xad\x97    , X\n"
+	printed_at(&d, &src, at(10, 10, 1),
+		   "t:10:10: error: m [invalid-color]\n   10 | \xe6\xbc\xa2\xe5\xad\x97    , X\n"
 		   "      |           ^\n",
 		   "printer: a wide character is two columns, and the tab after it runs to column 8");
-	free(out);
-	d.loc = at(10, 1, 6);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:10:1: error: m [invalid-color]\n   10 | \xe6\xbc\xa2\xe5\xad\x97    , X\n"
+	printed_at(&d, &src, at(10, 1, 6),
+		   "t:10:1: error: m [invalid-color]\n   10 | \xe6\xbc\xa2\xe5\xad\x97    , X\n"
 		   "      | ^~~~\n",
 		   "printer: two wide characters are underlined over four columns");
-	free(out);
 
 	/* UTF-8: columns are bytes, the caret line has one blank per character */
-	d.loc = at(4, 20, 1);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:4:20: error: m [invalid-color]\n    4 | Message = \"\xc3\xa9t\xc3\xa9\", X\n"
+	printed_at(&d, &src, at(4, 20, 1),
+		   "t:4:20: error: m [invalid-color]\n    4 | Message = \"\xc3\xa9t\xc3\xa9\", X\n"
 		   "      | " "                 " "^\n",
 		   "printer: a UTF-8 character is one column wide under the caret");
-	free(out);
-	d.loc = at(4, 11, 7);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:4:11: error: m [invalid-color]\n    4 | Message = \"\xc3\xa9t\xc3\xa9\", X\n"
+	printed_at(&d, &src, at(4, 11, 7),
+		   "t:4:11: error: m [invalid-color]\n    4 | Message = \"\xc3\xa9t\xc3\xa9\", X\n"
 		   "      | " "          " "^~~~~\n",
 		   "printer: a token with UTF-8 gets one ~ per character");
-	free(out);
 }
 
 /* The printer's excerpt at the edges: control bytes, an empty line, past the end, no text, wide gutters. */
@@ -450,49 +455,33 @@ static void test_printer_edges(void)
 	struct nvtxt_diag d;
 	struct fake_src fsw = { src_lines, sizeof src_lines / sizeof *src_lines, 0 };
 	struct nvtxt_source sw = { &fsw, any_line };
-	char *out;
 
-	memset(&d, 0, sizeof(d));
-	d.severity = NVTXT_SEV_ERROR;
-	d.check = NVTXT_CHECK_INVALID_COLOR;
-	d.file = "t";
-	d.message = "m";
+	plain_error(&d);
 	/* control bytes shown as '?'; an empty line; past the end of the line */
-	d.loc = at(6, 2, 1);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:6:2: error: m [invalid-color]\n    6 | a?b?c\n      |  ^\n", "printer: control bytes shown as ?");
-	free(out);
-	d.loc = at(5, 1, 0);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:5:1: error: m [invalid-color]\n    5 | \n      | ^\n", "printer: an empty line");
-	free(out);
-	d.loc = at(8, 9, 5);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:8:9: error: m [invalid-color]\n    8 | abc\n      |    ^\n",
+	printed_at(&d, &src, at(6, 2, 1),
+		   "t:6:2: error: m [invalid-color]\n    6 | a?b?c\n      |  ^\n",
+		   "printer: control bytes shown as ?");
+	printed_at(&d, &src, at(5, 1, 0),
+		   "t:5:1: error: m [invalid-color]\n    5 | \n      | ^\n",
+		   "printer: an empty line");
+	printed_at(&d, &src, at(8, 9, 5),
+		   "t:8:9: error: m [invalid-color]\n    8 | abc\n      |    ^\n",
 		   "printer: a column past the end puts the caret after the line");
-	free(out);
-	d.loc = at(8, 2, 50);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:8:2: error: m [invalid-color]\n    8 | abc\n      |  ^~\n",
+	printed_at(&d, &src, at(8, 2, 50),
+		   "t:8:2: error: m [invalid-color]\n    8 | abc\n      |  ^~\n",
 		   "printer: a token longer than the line is cut at its end");
-	free(out);
 	/* the source has no text for the line: no excerpt */
-	d.loc = at(7, 1, 1);
-	out = print_one(&d, &src, false);
-	tap_is_str(out, "t:7:1: error: m [invalid-color]\n", "printer: a line the source lost has no excerpt");
-	free(out);
+	printed_at(&d, &src, at(7, 1, 1),
+		   "t:7:1: error: m [invalid-color]\n",
+		   "printer: a line the source lost has no excerpt");
 
 	/* wide line numbers widen the gutter */
-	d.loc = at(123456, 2, 1);
-	out = print_one(&d, &sw, false);
-	tap_is_str(out, "t:123456:2: error: m [invalid-color]\n 123456 | abc\n        |  ^\n",
+	printed_at(&d, &sw, at(123456, 2, 1),
+		   "t:123456:2: error: m [invalid-color]\n 123456 | abc\n        |  ^\n",
 		   "printer: a six-digit line number");
-	free(out);
-	d.loc = at(1234, 1, 1);
-	out = print_one(&d, &sw, false);
-	tap_is_str(out, "t:1234:1: error: m [invalid-color]\n 1234 | abc\n      | ^\n",
+	printed_at(&d, &sw, at(1234, 1, 1),
+		   "t:1234:1: error: m [invalid-color]\n 1234 | abc\n      | ^\n",
 		   "printer: a four-digit line number");
-	free(out);
 }
 
 /* The printer cuts a long line to a window around the caret. */
@@ -509,11 +498,7 @@ static void test_printer_long_line(void)
 	for (int i = 0; i < 300; i++)
 		line[i] = (char)('a' + i % 26);
 	line[300] = '\0';
-	memset(&d, 0, sizeof(d));
-	d.severity = NVTXT_SEV_ERROR;
-	d.check = NVTXT_CHECK_INVALID_COLOR;
-	d.file = "t";
-	d.message = "m";
+	plain_error(&d);
 	d.loc = at(1, 200, 3);
 	out = print_one(&d, &sl, false);
 	/* shows bytes 119..278 (160 of them) between "..." marks; caret 80 in */
