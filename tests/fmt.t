@@ -60,6 +60,11 @@ is "$?" 1 "fmt BAD > /dev/null exits 1"
 # temporary asked for (tmpfile=EOPNOTSUPP refuses O_TMPFILE, and the
 # named fallback serves); to a pipe the long text is held in one
 FAULTS=${FAULTS:-$(cd ../.. && pwd)/build/tests/inject/faults.so}
+# a sanitizer build takes the library after its runtime only with verify_asan_link_order=0
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
+LD_PRELOAD=$FAULTS "$NVTXTC" --version >/dev/null 2>&1
+ok $? "$FAULTS can be preloaded (make check builds it: make build/tests/inject/faults.so)"
 : > "$T/log"
 LD_PRELOAD=$FAULTS NVTXT_FAULTS=tmpfile=EOPNOTSUPP NVTXT_FAULT_LOG=$T/log "$NVTXTC" fmt "$T/big.nvtxt" > "$T/out" 2> "$T/err"
 is "$?:$(cat "$T/err")" "0:" "fmt LONG > FILE under the fault library: exit 0, no error"
