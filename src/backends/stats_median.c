@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "stats_median.h"
 #include "stats_tmp.h"
@@ -243,25 +242,6 @@ static void group_stats(struct group *g)
 
 /* --- reading back ------------------------------------------------------------ */
 
-/* len bytes of the file at off into p; 0, or -1 (kept as the file's error). */
-static int read_at(struct stats_durs *m, void *p, size_t len, uint64_t off)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t got = pread(m->tmp.fd, (char *)p + done, len - done, (off_t)(off + done));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			if (got == 0)
-				errno = EIO; /* the file is shorter than what was written */
-			return stats_tmp_fail(&m->tmp, "read");
-		}
-		done += (size_t)got;
-	}
-	return 0;
-}
-
 static uint64_t seg_bytes(const struct seg_head *h)
 {
 	return sizeof *h + h->count * (h->wide ? 8 : 4);
@@ -274,7 +254,7 @@ static int run_head(struct stats_durs *m, struct run *r)
 		r->head.group = UINT64_MAX;
 		return 0;
 	}
-	if (read_at(m, &r->head, sizeof r->head, r->at) != 0)
+	if (stats_tmp_read(&m->tmp, &r->head, sizeof r->head, r->at) != 0)
 		return -1;
 	if (r->head.group == UINT64_MAX || !r->head.count || r->head.wide > 1 || r->head.count > r->len ||
 	    r->at + seg_bytes(&r->head) > r->off + r->len) {
@@ -303,7 +283,7 @@ static int read_durations(struct stats_durs *m, uint64_t *d, size_t count, bool 
 {
 	const uint32_t *narrow = (const uint32_t *)(void *)d;
 
-	if (read_at(m, d, count * (wide ? 8 : 4), off) != 0)
+	if (stats_tmp_read(&m->tmp, d, count * (wide ? 8 : 4), off) != 0)
 		return -1;
 	for (size_t i = count; !wide && i-- > 0;) /* widened in place from the end */
 		d[i] = narrow[i];

@@ -89,8 +89,28 @@ int stats_tmp_put(struct stats_tmp *t, const void *p, size_t len)
 	return 0;
 }
 
+int stats_tmp_read(struct stats_tmp *t, void *p, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t got = pread(t->fd, (char *)p + done, len - done, (off_t)(off + done));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got == 0)
+				errno = EIO; /* the file is shorter than what was written */
+			return stats_tmp_fail(t, "read");
+		}
+		done += (size_t)got;
+	}
+	return 0;
+}
+
 int stats_tmp_fill(struct stats_tmp *t, struct stats_tmp_reader *r, size_t n)
 {
+	size_t want;
+
 	if (r->fill - r->start >= n)
 		return 0;
 	memmove(r->buf, r->buf + r->start, r->fill - r->start);
@@ -100,21 +120,12 @@ int stats_tmp_fill(struct stats_tmp *t, struct stats_tmp_reader *r, size_t n)
 		r->buf = xrealloc(r->buf, n);
 		r->cap = n;
 	}
-	while (r->fill < n && r->pos < r->end) {
-		size_t want = r->cap - r->fill;
-		ssize_t got;
-		if (want > r->end - r->pos)
-			want = (size_t)(r->end - r->pos);
-		got = pread(t->fd, r->buf + r->fill, want, (off_t)r->pos);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			if (got == 0)
-				errno = EIO; /* the file is shorter than what was written */
-			return stats_tmp_fail(t, "read");
-		}
-		r->fill += (size_t)got;
-		r->pos += (uint64_t)got;
-	}
+	want = r->cap - r->fill;
+	if (want > r->end - r->pos)
+		want = (size_t)(r->end - r->pos);
+	if (stats_tmp_read(t, r->buf + r->fill, want, r->pos) != 0)
+		return -1;
+	r->fill += want;
+	r->pos += want;
 	return 0;
 }

@@ -56,6 +56,13 @@ int stats_tmp_put(struct stats_tmp *t, const void *p, size_t len);
 int stats_tmp_flush(struct stats_tmp *t);
 
 /*
+ * len bytes of the file at offset off into p (the bytes put must have been
+ * flushed).  Returns 0, or -1 with errno (a read error, or EIO when the
+ * file is shorter), kept as stats_tmp_put's are.
+ */
+int stats_tmp_read(struct stats_tmp *t, void *p, size_t len, uint64_t off);
+
+/*
  * At least n bytes of r's range in r->buf from r->start (fewer only at
  * the range's end), the buffer grown when n is more than it holds.
  * Returns 0, or -1 with errno (a read error, or EIO when the file is

@@ -3,7 +3,7 @@
  *
  * A regular file is written to a temporary in the same directory: an
  * unnamed one (O_TMPFILE) where the file system allows, else one named
- * .NAME.nvtxtc-HOST-PID.XXXXXX, written in aligned pieces of 1 MiB,
+ * .NAME.nvtxtc-HOST-PID.XXXXXX, written in aligned pieces of 256 KiB,
  * maybe by a second thread (output_stream.h).  While it is written, the
  * kernel is asked every 8 MiB to start writing it back.  At commit the temporary is flushed and
  * fsync'ed, renamed over the target, and the directory is fsync'ed; an
